@@ -1,0 +1,37 @@
+# Croupier: `make test` and `make demo` work on a fresh machine (they install first).
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: install test check lint typecheck imports bench clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+test: install
+	$(BIN)/python -m pytest -q
+
+lint: install
+	$(BIN)/ruff check pipeline tests bench
+	$(BIN)/ruff format --check pipeline tests bench
+
+typecheck: install
+	$(BIN)/mypy --strict pipeline tests
+
+imports: install
+	$(BIN)/lint-imports
+
+check: lint typecheck imports test
+
+bench: install
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	$(BIN)/python -m bench
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

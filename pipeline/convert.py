@@ -1,0 +1,89 @@
+"""Convert hand logs between formats: read every hand, write it in the target format.
+
+Only hands are written; every input that could not become a hand is returned as a
+:class:`~pipeline.violations.Reject` so the caller can report and keep it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+from pipeline.formats import read_hands
+from pipeline.formats.jsonl import encode_hand, read_jsonl_stream
+from pipeline.model import HandRecord
+from pipeline.violations import Reject
+
+__all__ = ["OUTPUT_FORMATS", "ConvertReport", "convert"]
+
+OUTPUT_FORMATS = ("jsonl",)
+
+Progress = Callable[[int], None]
+
+
+@dataclass(slots=True)
+class ConvertReport:
+    """What a conversion did: hands written and the inputs rejected, in input order."""
+
+    hands: int = 0
+    rejects: list[Reject] = field(default_factory=list)
+
+
+@contextmanager
+def _output(path: str) -> Iterator[IO[bytes]]:
+    """Open the output: stdout for ``-``, else a temporary file renamed into place on success."""
+    if path == "-":
+        yield sys.stdout.buffer
+        sys.stdout.buffer.flush()
+        return
+    target = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
+    try:
+        with os.fdopen(fd, "wb") as stream:
+            yield stream
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _records(input_path: str, input_format: str | None) -> Iterator[HandRecord | Reject]:
+    if input_path == "-":
+        yield from read_jsonl_stream(sys.stdin.buffer, "<stdin>")
+    else:
+        yield from read_hands(input_path, input_format=input_format)
+
+
+def convert(
+    input_path: str,
+    output_path: str,
+    *,
+    to: str = "jsonl",
+    input_format: str | None = None,
+    on_hand: Progress | None = None,
+) -> ConvertReport:
+    """Convert the hands of ``input_path`` (``-`` for stdin) to ``to`` at ``output_path``.
+
+    The output appears whole or not at all (written to a temporary file, then renamed);
+    ``-`` writes to stdout. ``on_hand`` is called with the running count of hands written.
+    """
+    if to not in OUTPUT_FORMATS:
+        raise ValueError(f"unknown output format {to!r}; known: {', '.join(OUTPUT_FORMATS)}")
+    report = ConvertReport()
+    with _output(output_path) as stream:
+        for item in _records(input_path, input_format):
+            if isinstance(item, Reject):
+                report.rejects.append(item)
+                continue
+            stream.write(encode_hand(item))
+            stream.write(b"\n")
+            report.hands += 1
+            if on_hand is not None:
+                on_hand(report.hands)
+    return report

@@ -1,0 +1,29 @@
+"""Readers and writers of hand-history formats: text in, :class:`~pipeline.model.HandRecord` out.
+
+Each format module offers ``read_…(path) -> Iterator[HandRecord | Reject]``; the readers
+never raise on bad data. :func:`read_hands` picks the reader for a path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from pipeline.formats.jsonl import read_jsonl
+from pipeline.model import HandRecord
+from pipeline.violations import Reject
+
+__all__ = ["INPUT_FORMATS", "read_hands"]
+
+INPUT_FORMATS = ("jsonl",)
+"""The input formats Croupier reads (``--input-format``)."""
+
+
+def read_hands(
+    path: str | Path, *, input_format: str | None = None, source: str | None = None
+) -> Iterator[HandRecord | Reject]:
+    """Yield a hand or a reject for every hand in a file of the given (or detected) format."""
+    fmt = input_format or "jsonl"
+    if fmt != "jsonl":
+        raise ValueError(f"unknown input format {fmt!r}; known: {', '.join(INPUT_FORMATS)}")
+    return read_jsonl(path, source=source)

@@ -1,0 +1,742 @@
+"""The hand log: JSON Lines, one hand per line, as ``schemas/hand.schema.json`` defines it.
+
+Reading streams a file line by line (constant memory whatever its size, each line capped
+at :data:`MAX_LINE_BYTES`) and yields a :class:`~pipeline.model.HandRecord` for every line
+that is a hand and a :class:`~pipeline.violations.Reject` for every line that is not;
+it never raises on bad data and never stops early. Blank lines separate nothing and are
+skipped. Writing produces the canonical form: fields in schema order, amounts with exactly
+the unit's decimals, cards written together, times in UTC; reading and writing the
+canonical form again gives the same bytes.
+
+Reject codes: ``malformed-json``, ``truncated-hand`` (an unfinished last line),
+``schema-violation``, ``bad-card``, ``bad-amount``, ``bad-timestamp``,
+``unsupported-game``, ``line-too-long``, ``bad-encoding``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, Annotated, Literal
+
+import msgspec
+
+from pipeline.cards import format_cards, parse_cards
+from pipeline.model import (
+    Action,
+    ActionType,
+    Betting,
+    Blind,
+    CashOut,
+    Collection,
+    Fee,
+    GameSpec,
+    HandRecord,
+    RecordedResult,
+    Seat,
+    SeatAmount,
+    Tournament,
+    Variant,
+)
+from pipeline.money import AmountError, format_amount, format_unit, parse_amount, scale_of_unit
+from pipeline.violations import Reject, RejectCode
+
+__all__ = [
+    "MAX_LINE_BYTES",
+    "encode_hand",
+    "read_jsonl",
+    "read_jsonl_stream",
+    "write_jsonl",
+]
+
+MAX_LINE_BYTES = 16 * 1024 * 1024
+"""The longest line read; a longer one is rejected as ``line-too-long`` without being kept."""
+
+EXCERPT_CHARS = 160
+_BOM = b"\xef\xbb\xbf"
+_CARDS_RE = re.compile(r"(?:(?:[2-9TJQKA][cdhs]|\?\?)(?: ?(?:[2-9TJQKA][cdhs]|\?\?))*)?")
+_TIME_RE = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,6})?(?:Z|[+-][0-9]{2}:[0-9]{2})"
+)
+
+# ---------------------------------------------------------------------------------------
+# Wire records: the JSON shape, decoded by msgspec (types and required fields checked in C).
+
+SeatNo = Annotated[int, msgspec.Meta(ge=1, le=1_000_000)]
+NonEmpty = Annotated[str, msgspec.Meta(min_length=1)]
+Run = Literal[1, 2, 3]
+
+
+class _Wire(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True, kw_only=True):
+    pass
+
+
+class GameW(_Wire, kw_only=True):
+    variant: str
+    hole_cards: int
+    betting: str
+    small_blind: str
+    big_blind: str
+    small_bet: str | None = None
+    big_bet: str | None = None
+    ante: str | None = None
+    currency: Annotated[str, msgspec.Meta(pattern="^[A-Z0-9]{1,12}$")]
+    unit: str
+    max_seats: Annotated[int, msgspec.Meta(ge=2, le=1_000_000)] | None = None
+    mixed: str | None = None
+
+
+class SeatW(_Wire):
+    seat: SeatNo
+    player: NonEmpty
+    stack: str
+    sitting_out: bool = False
+    bounty: str | None = None
+
+
+class _ActionW(_Wire, tag_field="type"):
+    pass
+
+
+class PostW(_ActionW, tag="post"):
+    seat: SeatNo
+    blind: Literal["small", "big", "both", "dead", "ante", "straddle"]
+    amount: str
+    all_in: bool = False
+
+
+class DealW(_ActionW, tag="deal"):
+    seat: SeatNo
+    cards: str
+
+
+class FoldW(_ActionW, tag="fold"):
+    seat: SeatNo
+
+
+class CheckW(_ActionW, tag="check"):
+    seat: SeatNo
+
+
+class CallW(_ActionW, tag="call"):
+    seat: SeatNo
+    amount: str
+    all_in: bool = False
+
+
+class BetW(_ActionW, tag="bet"):
+    seat: SeatNo
+    amount: str
+    all_in: bool = False
+
+
+class RaiseW(_ActionW, tag="raise"):
+    seat: SeatNo
+    to: str
+    all_in: bool = False
+
+
+class BoardW(_ActionW, tag="board"):
+    cards: str
+    run: Run | None = None
+    burn: str | None = None
+
+
+class ShowW(_ActionW, tag="show"):
+    seat: SeatNo
+    cards: str
+
+
+class MuckW(_ActionW, tag="muck"):
+    seat: SeatNo
+    cards: str | None = None
+
+
+class UncalledW(_ActionW, tag="uncalled"):
+    seat: SeatNo
+    amount: str
+
+
+ActionW = (
+    PostW | DealW | FoldW | CheckW | CallW | BetW | RaiseW | BoardW | ShowW | MuckW | UncalledW
+)
+
+
+class CollectionW(_Wire):
+    seat: SeatNo
+    amount: str
+    pot: Annotated[int, msgspec.Meta(ge=0, le=1000)] = 0
+    run: Run | None = None
+
+
+class FeeW(_Wire):
+    kind: NonEmpty
+    amount: str
+
+
+class CashOutW(_Wire):
+    seat: SeatNo
+    amount: str
+    fee: str | None = None
+
+
+class SeatAmountW(_Wire):
+    seat: SeatNo
+    amount: str
+
+
+class ResultW(_Wire):
+    rake: str | None = None
+    total_pot: str | None = None
+    pots: list[str] = []
+    collected: list[CollectionW] = []
+    fees: list[FeeW] = []
+    added: str | None = None
+    cash_outs: list[CashOutW] = []
+    final_stacks: list[SeatAmountW] = []
+    bounties: list[SeatAmountW] = []
+
+
+class TournamentW(_Wire):
+    id: NonEmpty
+    level: str | None = None
+    buyin: str | None = None
+    currency: Annotated[str, msgspec.Meta(pattern="^[A-Z0-9]{1,12}$")] | None = None
+    unit: str | None = None
+
+
+class HandW(msgspec.Struct, omit_defaults=True, kw_only=True):
+    hand_id: NonEmpty
+    site: NonEmpty
+    table: str | None = None
+    started_at: str | None = None
+    game: GameW
+    button: SeatNo
+    seats: Annotated[list[SeatW], msgspec.Meta(min_length=1)]
+    actions: list[ActionW]
+    result: ResultW | None = None
+    tournament: TournamentW | None = None
+    deck: str | None = None
+    hero: SeatNo | None = None
+    cancelled: bool = False
+    partial: bool = False
+    converted: bool = False
+
+
+_FIELDS = frozenset(HandW.__struct_fields__)
+_TOP_DECODER = msgspec.json.Decoder(dict[str, msgspec.Raw])
+_HAND_DECODER = msgspec.json.Decoder(HandW)
+_ENCODER = msgspec.json.Encoder()
+
+
+# ---------------------------------------------------------------------------------------
+# Wire -> model
+
+
+class _FieldError(Exception):
+    """A value that decoded but does not mean anything valid; becomes a Reject."""
+
+    def __init__(self, code: RejectCode, field: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.field = field
+        self.message = message
+
+
+def _amount(text: str, scale: int, field: str) -> int:
+    try:
+        return parse_amount(text, scale)
+    except AmountError as error:
+        raise _FieldError(RejectCode.BAD_AMOUNT, field, f"{field}: {error}") from None
+
+
+def _opt_amount(text: str | None, scale: int, field: str) -> int | None:
+    return None if text is None else _amount(text, scale, field)
+
+
+def _cards(text: str, field: str) -> tuple[int, ...]:
+    if _CARDS_RE.fullmatch(text) is None:
+        raise _FieldError(RejectCode.BAD_CARD, field, f"{field}: not a run of cards: {text!r}")
+    return parse_cards(text)
+
+
+def _scale(unit: str, field: str) -> int:
+    try:
+        return scale_of_unit(unit)
+    except AmountError as error:
+        raise _FieldError(RejectCode.BAD_AMOUNT, field, f"{field}: {error}") from None
+
+
+def _game(w: GameW) -> GameSpec:
+    try:
+        variant = Variant(w.variant)
+    except ValueError:
+        raise _FieldError(
+            RejectCode.UNSUPPORTED_GAME, "$.game.variant", f"unsupported game variant {w.variant!r}"
+        ) from None
+    try:
+        betting = Betting(w.betting)
+    except ValueError:
+        raise _FieldError(
+            RejectCode.UNSUPPORTED_GAME,
+            "$.game.betting",
+            f"unsupported betting structure {w.betting!r}",
+        ) from None
+    if w.hole_cards not in (4, 5, 6) or (variant.is_courchevel and w.hole_cards != 5):
+        raise _FieldError(
+            RejectCode.UNSUPPORTED_GAME,
+            "$.game.hole_cards",
+            f"unsupported number of hole cards for {variant}: {w.hole_cards}",
+        )
+    if betting is Betting.FIXED_LIMIT and (w.small_bet is None or w.big_bet is None):
+        raise _FieldError(
+            RejectCode.SCHEMA_VIOLATION,
+            "$.game.small_bet",
+            "fixed-limit games need small_bet and big_bet",
+        )
+    scale = _scale(w.unit, "$.game.unit")
+    return GameSpec(
+        variant=variant,
+        hole_cards=w.hole_cards,
+        betting=betting,
+        small_blind=_amount(w.small_blind, scale, "$.game.small_blind"),
+        big_blind=_amount(w.big_blind, scale, "$.game.big_blind"),
+        currency=w.currency,
+        scale=scale,
+        small_bet=_opt_amount(w.small_bet, scale, "$.game.small_bet"),
+        big_bet=_opt_amount(w.big_bet, scale, "$.game.big_bet"),
+        ante=_amount(w.ante, scale, "$.game.ante") if w.ante is not None else 0,
+        max_seats=w.max_seats,
+        mixed=w.mixed,
+    )
+
+
+def _action(w: ActionW, scale: int, index: int) -> Action:
+    at = f"$.actions[{index}]"
+    if isinstance(w, CallW | BetW):
+        kind = ActionType.CALL if isinstance(w, CallW) else ActionType.BET
+        return Action(
+            kind, seat=w.seat, amount=_amount(w.amount, scale, at + ".amount"), all_in=w.all_in
+        )
+    if isinstance(w, RaiseW):
+        return Action(
+            ActionType.RAISE, seat=w.seat, to=_amount(w.to, scale, at + ".to"), all_in=w.all_in
+        )
+    if isinstance(w, FoldW):
+        return Action(ActionType.FOLD, seat=w.seat)
+    if isinstance(w, CheckW):
+        return Action(ActionType.CHECK, seat=w.seat)
+    if isinstance(w, PostW):
+        return Action(
+            ActionType.POST,
+            seat=w.seat,
+            amount=_amount(w.amount, scale, at + ".amount"),
+            blind=Blind(w.blind),
+            all_in=w.all_in,
+        )
+    if isinstance(w, DealW):
+        return Action(ActionType.DEAL, seat=w.seat, cards=_cards(w.cards, at + ".cards"))
+    if isinstance(w, BoardW):
+        burn = None if w.burn is None else _cards(w.burn, at + ".burn")
+        return Action(ActionType.BOARD, cards=_cards(w.cards, at + ".cards"), run=w.run, burn=burn)
+    if isinstance(w, ShowW):
+        return Action(ActionType.SHOW, seat=w.seat, cards=_cards(w.cards, at + ".cards"))
+    if isinstance(w, MuckW):
+        cards = None if w.cards is None else _cards(w.cards, at + ".cards")
+        return Action(ActionType.MUCK, seat=w.seat, cards=cards)
+    return Action(ActionType.UNCALLED, seat=w.seat, amount=_amount(w.amount, scale, at + ".amount"))
+
+
+def _result(w: ResultW, scale: int, bounty_scale: int) -> RecordedResult:
+    at = "$.result"
+    return RecordedResult(
+        rake=_opt_amount(w.rake, scale, at + ".rake"),
+        total_pot=_opt_amount(w.total_pot, scale, at + ".total_pot"),
+        pots=tuple(_amount(p, scale, f"{at}.pots[{i}]") for i, p in enumerate(w.pots)),
+        collected=tuple(
+            Collection(
+                seat=c.seat,
+                amount=_amount(c.amount, scale, f"{at}.collected[{i}].amount"),
+                pot=c.pot,
+                run=c.run,
+            )
+            for i, c in enumerate(w.collected)
+        ),
+        fees=tuple(
+            Fee(f.kind, _amount(f.amount, scale, f"{at}.fees[{i}].amount"))
+            for i, f in enumerate(w.fees)
+        ),
+        added=_amount(w.added, scale, at + ".added") if w.added is not None else 0,
+        cash_outs=tuple(
+            CashOut(
+                seat=c.seat,
+                amount=_amount(c.amount, scale, f"{at}.cash_outs[{i}].amount"),
+                fee=_amount(c.fee, scale, f"{at}.cash_outs[{i}].fee") if c.fee is not None else 0,
+            )
+            for i, c in enumerate(w.cash_outs)
+        ),
+        final_stacks=tuple(
+            SeatAmount(s.seat, _amount(s.amount, scale, f"{at}.final_stacks[{i}].amount"))
+            for i, s in enumerate(w.final_stacks)
+        ),
+        bounties=tuple(
+            SeatAmount(s.seat, _amount(s.amount, bounty_scale, f"{at}.bounties[{i}].amount"))
+            for i, s in enumerate(w.bounties)
+        ),
+    )
+
+
+def _started_at(text: str) -> datetime:
+    if _TIME_RE.fullmatch(text) is None:
+        raise _FieldError(
+            RejectCode.BAD_TIMESTAMP,
+            "$.started_at",
+            f"$.started_at: not an RFC 3339 time with an offset: {text!r}",
+        )
+    try:
+        return datetime.fromisoformat(text).astimezone(UTC)
+    except ValueError as error:
+        raise _FieldError(
+            RejectCode.BAD_TIMESTAMP, "$.started_at", f"$.started_at: {error}: {text!r}"
+        ) from None
+
+
+def _record(w: HandW, extras: tuple[tuple[str, bytes], ...], source: str, line: int) -> HandRecord:
+    game = _game(w.game)
+    scale = game.scale
+    tournament = None
+    if w.tournament is not None:
+        t = w.tournament
+        tournament = Tournament(
+            id=t.id,
+            level=t.level,
+            buyin=t.buyin,
+            currency=t.currency,
+            scale=_scale(t.unit, "$.tournament.unit") if t.unit is not None else 2,
+        )
+    bounty_scale = tournament.scale if tournament is not None else 2
+    seats = tuple(
+        Seat(
+            seat=s.seat,
+            player=s.player,
+            stack=_amount(s.stack, scale, f"$.seats[{i}].stack"),
+            sitting_out=s.sitting_out,
+            bounty=_opt_amount(s.bounty, bounty_scale, f"$.seats[{i}].bounty"),
+        )
+        for i, s in enumerate(w.seats)
+    )
+    return HandRecord(
+        hand_id=w.hand_id,
+        site=w.site,
+        table=w.table,
+        started_at=None if w.started_at is None else _started_at(w.started_at),
+        game=game,
+        button=w.button,
+        seats=seats,
+        actions=tuple(_action(a, scale, i) for i, a in enumerate(w.actions)),
+        result=None if w.result is None else _result(w.result, scale, bounty_scale),
+        tournament=tournament,
+        deck=None if w.deck is None else _cards(w.deck, "$.deck"),
+        hero=w.hero,
+        cancelled=w.cancelled,
+        partial=w.partial,
+        converted=w.converted,
+        source=source,
+        line=line,
+        extras=extras,
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# Reading
+
+
+def _excerpt(raw: bytes) -> str:
+    return raw[: EXCERPT_CHARS * 4].decode("utf-8", "replace")[:EXCERPT_CHARS]
+
+
+def _field_of(message: str) -> str | None:
+    _, sep, path = message.rpartition(" - at `")
+    return path.rstrip("`") if sep else None
+
+
+def decode_line(
+    raw: bytes, source: str, line: int, *, complete: bool = True
+) -> HandRecord | Reject:
+    """Turn one line of the hand log into a hand, or a reject saying exactly what is wrong.
+
+    ``complete`` is false for a last line with no newline: if it does not parse, it is
+    reported as ``truncated-hand`` rather than ``malformed-json``.
+    """
+    hand_id: str | None = None
+    try:
+        top = _TOP_DECODER.decode(raw)
+        hand_id = _hand_id(top)
+        unknown = [key for key in top if key not in _FIELDS and not key.startswith("_")]
+        if unknown:
+            return Reject(
+                source,
+                line,
+                RejectCode.SCHEMA_VIOLATION,
+                f"unknown field {unknown[0]!r} (extra fields must start with '_')",
+                _excerpt(raw),
+                f"$.{unknown[0]}",
+                hand_id,
+            )
+        wire = _HAND_DECODER.decode(raw)
+        extras = tuple(sorted((k, bytes(v)) for k, v in top.items() if k.startswith("_")))
+        return _record(wire, extras, source, line)
+    except msgspec.ValidationError as error:
+        message = str(error)
+        field = _field_of(message) or "$"
+        return Reject(
+            source, line, RejectCode.SCHEMA_VIOLATION, message, _excerpt(raw), field, hand_id
+        )
+    except msgspec.DecodeError as error:
+        return _undecodable(raw, source, line, complete, str(error), hand_id)
+    except _FieldError as error:
+        return Reject(source, line, error.code, error.message, _excerpt(raw), error.field, hand_id)
+
+
+def _undecodable(
+    raw: bytes, source: str, line: int, complete: bool, message: str, hand_id: str | None
+) -> Reject:
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as bad:
+        return Reject(
+            source,
+            line,
+            RejectCode.BAD_ENCODING,
+            f"not UTF-8: {bad.reason} at byte {bad.start}",
+            _excerpt(raw),
+            hand_id=hand_id,
+        )
+    if complete:
+        return Reject(
+            source, line, RejectCode.MALFORMED_JSON, message, _excerpt(raw), None, hand_id
+        )
+    return Reject(
+        source,
+        line,
+        RejectCode.TRUNCATED_HAND,
+        f"unfinished last line: {message}",
+        _excerpt(raw),
+        None,
+        hand_id,
+    )
+
+
+def _hand_id(top: dict[str, msgspec.Raw]) -> str | None:
+    raw = top.get("hand_id")
+    if raw is None:
+        return None
+    try:
+        value = msgspec.json.decode(raw)
+    except msgspec.DecodeError:
+        return None
+    return value if isinstance(value, str) and value else None
+
+
+def read_jsonl_stream(
+    stream: IO[bytes], source: str, *, max_line_bytes: int = MAX_LINE_BYTES
+) -> Iterator[HandRecord | Reject]:
+    """Yield a hand or a reject for every non-blank line of a binary stream.
+
+    Memory stays bounded by ``max_line_bytes``: a longer line is rejected as
+    ``line-too-long`` and skipped without being kept. A UTF-8 byte-order mark at the start
+    is ignored.
+    """
+    number = 0
+    while True:
+        raw = stream.readline(max_line_bytes + 1)
+        if not raw:
+            return
+        number += 1
+        if number == 1 and raw.startswith(_BOM):
+            raw = raw[len(_BOM) :]
+        if len(raw) > max_line_bytes and not raw.endswith(b"\n"):
+            head = raw[:EXCERPT_CHARS]
+            size = len(raw)
+            while raw and not raw.endswith(b"\n"):
+                raw = stream.readline(max_line_bytes)
+                size += len(raw)
+            yield Reject(
+                source,
+                number,
+                RejectCode.LINE_TOO_LONG,
+                f"line of {size} bytes is longer than the limit of {max_line_bytes}",
+                _excerpt(head),
+            )
+            continue
+        complete = raw.endswith(b"\n")
+        body = raw.strip()
+        if not body:
+            continue
+        yield decode_line(body, source, number, complete=complete)
+
+
+def read_jsonl(
+    path: str | Path, *, source: str | None = None, max_line_bytes: int = MAX_LINE_BYTES
+) -> Iterator[HandRecord | Reject]:
+    """Yield a hand or a reject for every non-blank line of a hand-log file.
+
+    ``source`` names the file in records and rejects (default: the path as given).
+    Opening the file may raise ``OSError``: that is the environment, not bad data.
+    """
+    name = str(path) if source is None else source
+    with open(path, "rb") as stream:
+        yield from read_jsonl_stream(stream, name, max_line_bytes=max_line_bytes)
+
+
+# ---------------------------------------------------------------------------------------
+# Writing
+
+
+def _fmt(amount: int, scale: int) -> str:
+    return format_amount(amount, scale)
+
+
+def _opt_fmt(amount: int | None, scale: int) -> str | None:
+    return None if amount is None else format_amount(amount, scale)
+
+
+def _action_wire(a: Action, scale: int) -> ActionW:
+    seat = a.seat if a.seat is not None else 0
+    t = a.type
+    if t is ActionType.CALL:
+        return CallW(seat=seat, amount=_fmt(a.amount or 0, scale), all_in=a.all_in)
+    if t is ActionType.BET:
+        return BetW(seat=seat, amount=_fmt(a.amount or 0, scale), all_in=a.all_in)
+    if t is ActionType.RAISE:
+        return RaiseW(seat=seat, to=_fmt(a.to or 0, scale), all_in=a.all_in)
+    if t is ActionType.FOLD:
+        return FoldW(seat=seat)
+    if t is ActionType.CHECK:
+        return CheckW(seat=seat)
+    if t is ActionType.POST:
+        blind = (a.blind or Blind.BIG).value
+        return PostW(seat=seat, blind=blind, amount=_fmt(a.amount or 0, scale), all_in=a.all_in)  # type: ignore[arg-type]
+    if t is ActionType.DEAL:
+        return DealW(seat=seat, cards=format_cards(a.cards or ()))
+    if t is ActionType.BOARD:
+        burn = None if a.burn is None else format_cards(a.burn)
+        return BoardW(cards=format_cards(a.cards or ()), run=a.run, burn=burn)  # type: ignore[arg-type]
+    if t is ActionType.SHOW:
+        return ShowW(seat=seat, cards=format_cards(a.cards or ()))
+    if t is ActionType.MUCK:
+        return MuckW(seat=seat, cards=None if a.cards is None else format_cards(a.cards))
+    return UncalledW(seat=seat, amount=_fmt(a.amount or 0, scale))
+
+
+def _result_wire(r: RecordedResult, scale: int, bounty_scale: int) -> ResultW:
+    return ResultW(
+        rake=_opt_fmt(r.rake, scale),
+        total_pot=_opt_fmt(r.total_pot, scale),
+        pots=[_fmt(p, scale) for p in r.pots],
+        collected=[
+            CollectionW(seat=c.seat, amount=_fmt(c.amount, scale), pot=c.pot, run=c.run)  # type: ignore[arg-type]
+            for c in r.collected
+        ],
+        fees=[FeeW(kind=f.kind, amount=_fmt(f.amount, scale)) for f in r.fees],
+        added=_fmt(r.added, scale) if r.added else None,
+        cash_outs=[
+            CashOutW(
+                seat=c.seat, amount=_fmt(c.amount, scale), fee=_fmt(c.fee, scale) if c.fee else None
+            )
+            for c in r.cash_outs
+        ],
+        final_stacks=[
+            SeatAmountW(seat=s.seat, amount=_fmt(s.amount, scale)) for s in r.final_stacks
+        ],
+        bounties=[
+            SeatAmountW(seat=s.seat, amount=_fmt(s.amount, bounty_scale)) for s in r.bounties
+        ],
+    )
+
+
+def _format_time(moment: datetime) -> str:
+    utc = moment.astimezone(UTC)
+    text = utc.strftime("%Y-%m-%dT%H:%M:%S")
+    if utc.microsecond:
+        text += f".{utc.microsecond:06d}"
+    return text + "Z"
+
+
+def _hand_wire(hand: HandRecord) -> HandW:
+    g = hand.game
+    scale = g.scale
+    t = hand.tournament
+    bounty_scale = t.scale if t is not None else 2
+    return HandW(
+        hand_id=hand.hand_id,
+        site=hand.site,
+        table=hand.table,
+        started_at=None if hand.started_at is None else _format_time(hand.started_at),
+        game=GameW(
+            variant=g.variant.value,
+            hole_cards=g.hole_cards,
+            betting=g.betting.value,
+            small_blind=_fmt(g.small_blind, scale),
+            big_blind=_fmt(g.big_blind, scale),
+            small_bet=_opt_fmt(g.small_bet, scale),
+            big_bet=_opt_fmt(g.big_bet, scale),
+            ante=_fmt(g.ante, scale) if g.ante else None,
+            currency=g.currency,
+            unit=format_unit(scale),
+            max_seats=g.max_seats,
+            mixed=g.mixed,
+        ),
+        button=hand.button,
+        seats=[
+            SeatW(
+                seat=s.seat,
+                player=s.player,
+                stack=_fmt(s.stack, scale),
+                sitting_out=s.sitting_out,
+                bounty=_opt_fmt(s.bounty, bounty_scale),
+            )
+            for s in hand.seats
+        ],
+        actions=[_action_wire(a, scale) for a in hand.actions],
+        result=None if hand.result is None else _result_wire(hand.result, scale, bounty_scale),
+        tournament=None
+        if t is None
+        else TournamentW(
+            id=t.id, level=t.level, buyin=t.buyin, currency=t.currency, unit=format_unit(t.scale)
+        ),
+        deck=None if hand.deck is None else format_cards(hand.deck),
+        hero=hand.hero,
+        cancelled=hand.cancelled,
+        partial=hand.partial,
+        converted=hand.converted,
+    )
+
+
+def encode_hand(hand: HandRecord) -> bytes:
+    """Encode a hand as one canonical JSON line (no trailing newline).
+
+    Fields come in schema order, defaults are left out, and ``_`` fields follow in name
+    order, each re-encoded compactly.
+    """
+    body = _ENCODER.encode(_hand_wire(hand))
+    if not hand.extras:
+        return body
+    parts = [body[:-1]]
+    for key, raw in hand.extras:
+        value = _ENCODER.encode(msgspec.json.decode(raw))
+        parts.append(b"," + _ENCODER.encode(key) + b":" + value)
+    parts.append(b"}")
+    return b"".join(parts)
+
+
+def write_jsonl(hands: Iterable[HandRecord], stream: IO[bytes]) -> int:
+    """Write hands as canonical JSON Lines to a binary stream; return how many were written."""
+    count = 0
+    for hand in hands:
+        stream.write(encode_hand(hand))
+        stream.write(b"\n")
+        count += 1
+    return count

@@ -1,0 +1,245 @@
+"""The normalized hand: frozen records every reader produces and the engine consumes.
+
+All money is ``int`` units of the hand's ``GameSpec.scale`` (see :mod:`pipeline.money`);
+all cards are ints (see :mod:`pipeline.cards`). Seats are numbered as the site numbers
+them. Nothing here validates the rules of poker: that is the engine's job, and a record
+that breaks them is still a record.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+
+__all__ = [
+    "Action",
+    "ActionType",
+    "Betting",
+    "Blind",
+    "CashOut",
+    "Collection",
+    "Fee",
+    "GameSpec",
+    "HandRecord",
+    "RecordedResult",
+    "Seat",
+    "SeatAmount",
+    "Tournament",
+    "Variant",
+]
+
+
+class Variant(StrEnum):
+    """The game dealt. The number of hole cards is a separate field of :class:`GameSpec`."""
+
+    OMAHA = "omaha"
+    OMAHA_HILO = "omaha-hilo"
+    COURCHEVEL = "courchevel"
+    COURCHEVEL_HILO = "courchevel-hilo"
+
+    @property
+    def is_hilo(self) -> bool:
+        """Tell whether the pot is split between high and an eight-or-better low."""
+        return self in (Variant.OMAHA_HILO, Variant.COURCHEVEL_HILO)
+
+    @property
+    def is_courchevel(self) -> bool:
+        """Tell whether the first flop card is exposed before the first betting round."""
+        return self in (Variant.COURCHEVEL, Variant.COURCHEVEL_HILO)
+
+
+class Betting(StrEnum):
+    """The betting structure: how much a bet or raise may be."""
+
+    FIXED_LIMIT = "fixed-limit"
+    POT_LIMIT = "pot-limit"
+    NO_LIMIT = "no-limit"
+    PL_PREFLOP_NL_POSTFLOP = "pl-preflop-nl-postflop"
+
+
+class ActionType(StrEnum):
+    """What one entry of a hand's action list records."""
+
+    POST = "post"
+    DEAL = "deal"
+    FOLD = "fold"
+    CHECK = "check"
+    CALL = "call"
+    BET = "bet"
+    RAISE = "raise"
+    BOARD = "board"
+    SHOW = "show"
+    MUCK = "muck"
+    UNCALLED = "uncalled"
+
+
+class Blind(StrEnum):
+    """The kind of a forced or voluntary post.
+
+    ``big`` from a seat other than the big blind is a post to enter (live).
+    ``both`` is a missed-blinds post: the big-blind part is live, the small-blind part dead.
+    ``dead`` is chips that go straight to the pot (a dead small blind posted alone).
+    """
+
+    SMALL = "small"
+    BIG = "big"
+    BOTH = "both"
+    DEAD = "dead"
+    ANTE = "ante"
+    STRADDLE = "straddle"
+
+
+@dataclass(frozen=True, slots=True)
+class GameSpec:
+    """The game, its stakes and its money unit.
+
+    ``small_bet``/``big_bet`` are set for fixed limit only; ``ante`` is 0 when there is none.
+    """
+
+    variant: Variant
+    hole_cards: int
+    betting: Betting
+    small_blind: int
+    big_blind: int
+    currency: str
+    scale: int
+    small_bet: int | None = None
+    big_bet: int | None = None
+    ante: int = 0
+    max_seats: int | None = None
+    mixed: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A player in a seat at the start of the hand, with their stack in units."""
+
+    seat: int
+    player: str
+    stack: int
+    sitting_out: bool = False
+    bounty: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One entry of the action list.
+
+    ``amount`` is the chips this action moves (post, call, bet, uncalled return);
+    ``to`` is the player's total for the street after a raise. ``cards`` are hole cards
+    (deal, show, muck) or new board cards (board); ``run`` numbers the runout (1, 2, 3)
+    of a board dealt more than once, ``None`` for cards shared by every runout.
+    """
+
+    type: ActionType
+    seat: int | None = None
+    amount: int | None = None
+    to: int | None = None
+    cards: tuple[int, ...] | None = None
+    blind: Blind | None = None
+    all_in: bool = False
+    run: int | None = None
+    burn: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Collection:
+    """Chips the log says a seat collected from one pot (0 = main, 1.. = side pots)."""
+
+    seat: int
+    amount: int
+    pot: int = 0
+    run: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Fee:
+    """Money the site took besides the rake: ``kind`` is e.g. ``"jackpot"``, ``"cash-out"``."""
+
+    kind: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class CashOut:
+    """A player who cashed out the hand: paid ``amount`` instead of their share, less ``fee``."""
+
+    seat: int
+    amount: int
+    fee: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SeatAmount:
+    """An amount belonging to a seat: a finishing stack, a bounty won."""
+
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedResult:
+    """What the log says happened to the money; the engine recomputes and compares.
+
+    ``pots`` lists pot sizes as the site printed them (PokerStars: after rake, main first).
+    ``added`` is money the site put in (STP, "add to pot"). ``bounties`` are in the
+    tournament's money, not in chips.
+    """
+
+    rake: int | None = None
+    total_pot: int | None = None
+    pots: tuple[int, ...] = ()
+    collected: tuple[Collection, ...] = ()
+    fees: tuple[Fee, ...] = ()
+    added: int = 0
+    cash_outs: tuple[CashOut, ...] = ()
+    final_stacks: tuple[SeatAmount, ...] = ()
+    bounties: tuple[SeatAmount, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Tournament:
+    """Tournament data. ``scale`` is the unit of bounties in ``currency``, not of chips."""
+
+    id: str
+    level: str | None = None
+    buyin: str | None = None
+    currency: str | None = None
+    scale: int = 2
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """One hand as the log recorded it, normalized and exact.
+
+    ``source`` and ``line`` locate it in its input. ``deck`` is the deck order from the
+    top where the room records it. ``hero`` is the seat whose hole cards the log always
+    shows. ``extras`` keeps top-level fields whose names start with ``_`` as raw JSON text.
+    """
+
+    hand_id: str
+    site: str
+    game: GameSpec
+    button: int
+    seats: tuple[Seat, ...]
+    actions: tuple[Action, ...]
+    table: str | None = None
+    started_at: datetime | None = None
+    result: RecordedResult | None = None
+    tournament: Tournament | None = None
+    deck: tuple[int, ...] | None = None
+    hero: int | None = None
+    cancelled: bool = False
+    partial: bool = False
+    converted: bool = False
+    source: str = ""
+    line: int = 0
+    extras: tuple[tuple[str, bytes], ...] = ()
+
+    def seat(self, number: int) -> Seat | None:
+        """Return the seat numbered ``number``, or ``None`` when nobody sits there."""
+        for seat in self.seats:
+            if seat.seat == number:
+                return seat
+        return None

@@ -1,0 +1,108 @@
+"""The command line, driven in-process: exit codes, output, help, and the README."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.main import get_command
+from typer.testing import CliRunner
+
+from pipeline import __version__
+from pipeline.cli import app, main
+from tests.test_jsonl import GOOD, SAMPLES, mutated
+
+ROOT = Path(__file__).resolve().parent.parent
+runner = CliRunner()
+
+
+def _commands() -> list[str]:
+    group = get_command(app)
+    return sorted(group.commands)  # type: ignore[attr-defined]
+
+
+def test_version() -> None:
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert result.stdout.strip() == f"croupier {__version__}"
+
+
+@pytest.mark.parametrize("command", _commands())
+def test_every_command_has_help_with_an_example_and_a_readme_section(command: str) -> None:
+    result = runner.invoke(app, [command, "--help"])
+    assert result.exit_code == 0
+    assert "Example" in result.stdout
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert f"### `croupier {command}`" in readme
+    assert re.search(rf"^\$ croupier {command} ", readme, re.MULTILINE)
+
+
+def _write(path: Path, lines: list[bytes]) -> Path:
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    return path
+
+
+def test_convert_is_canonical_and_idempotent(tmp_path: Path) -> None:
+    messy = json.dumps(mutated("seats.0.stack", "100.5"), indent=None, separators=(" , ", " : "))
+    source = _write(tmp_path / "in.jsonl", [messy.encode()])
+    first, second = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    assert main(["convert", str(source), "--to", "jsonl", "-o", str(first), "-q"]) == 0
+    assert main(["convert", str(first), "-o", str(second), "-q"]) == 0
+    assert first.read_bytes() == second.read_bytes()
+    assert b'"stack":"100.50"' in first.read_bytes()
+
+
+def test_convert_round_trips_the_samples_byte_for_byte(tmp_path: Path) -> None:
+    for sample in SAMPLES:
+        once, twice = tmp_path / f"{sample.stem}.1", tmp_path / f"{sample.stem}.2"
+        assert main(["convert", str(sample), "-o", str(once), "-q"]) == 0
+        assert main(["convert", str(once), "-o", str(twice), "-q"]) == 0
+        assert once.read_bytes() == twice.read_bytes()
+        hands = [line for line in sample.read_bytes().splitlines() if line.strip()]
+        assert once.read_bytes().count(b"\n") == len(hands)
+
+
+def test_convert_reports_and_records_rejects_and_goes_on(tmp_path: Path) -> None:
+    lines = [
+        json.dumps(GOOD).encode(),
+        b"{broken",
+        json.dumps(mutated("game.variant", "stud")).encode(),
+        json.dumps(mutated("hand_id", "G-2")).encode(),
+    ]
+    source = _write(tmp_path / "in.jsonl", lines)
+    out, rejects = tmp_path / "out.jsonl", tmp_path / "rejects.jsonl"
+    result = runner.invoke(app, ["convert", str(source), "-o", str(out), "--rejects", str(rejects)])
+    assert result.exit_code == 0
+    assert "converted 2 hands, rejected 2" in result.stderr
+    assert "malformed-json" in result.stderr
+    assert "unsupported-game" in result.stderr
+    assert [json.loads(line)["hand_id"] for line in out.read_text().splitlines()] == ["G-1", "G-2"]
+    recorded = [json.loads(line) for line in rejects.read_text().splitlines()]
+    assert [(r["line"], r["code"]) for r in recorded] == [
+        (2, "malformed-json"),
+        (3, "unsupported-game"),
+    ]
+    assert recorded[1]["field"] == "$.game.variant"
+
+
+def test_convert_of_a_missing_file_is_one_line_and_exit_3(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["convert", str(tmp_path / "absent.jsonl"), "-o", str(tmp_path / "out.jsonl")])
+    assert code == 3
+    err = capsys.readouterr().err
+    assert "No such file" in err
+    assert "Traceback" not in err
+    assert not (tmp_path / "out.jsonl").exists()
+
+
+def test_unknown_output_format_is_a_usage_error(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["convert", "x.jsonl", "--to", "pdf", "-o", str(tmp_path / "o")])
+    assert result.exit_code == 2
+    assert "unknown format 'pdf'" in result.stderr
+
+
+def test_no_arguments_shows_help() -> None:
+    assert main([]) == 2
