@@ -25,6 +25,7 @@ __all__ = [
     "RecordedResult",
     "Seat",
     "SeatAmount",
+    "Status",
     "Tournament",
     "Variant",
 ]
@@ -88,6 +89,16 @@ class Blind(StrEnum):
     DEAD = "dead"
     ANTE = "ante"
     STRADDLE = "straddle"
+
+
+class Status(StrEnum):
+    """A judged hand's status (DESIGN.md): only errors, never warnings, change it."""
+
+    OK = "ok"
+    VIOLATIONS = "violations"  # errors found, replayed to the end
+    INVALID = "invalid"  # replay stopped at an action that makes the rest meaningless
+    VOID = "void"  # misdeal, or cancelled by the site
+    PARTIAL = "partial"  # the log itself is incomplete
 
 
 @dataclass(frozen=True, slots=True)

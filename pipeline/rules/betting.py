@@ -1,0 +1,263 @@
+"""Betting actions judged against the legal range, and uncalled bets returned."""
+
+from __future__ import annotations
+
+from pipeline.model import (
+    Action,
+    ActionType,
+    Betting,
+)
+from pipeline.rules.context import Run, Step, check_all_in_flag, seat_index
+from pipeline.rules.state import Legal, Street
+from pipeline.violations import Code
+
+
+def bet(run: Run, seq: int, action: Action) -> None:
+    state = run.state
+    i = seat_index(run, seq, action)
+    seat = run.seats[i]
+    kind = action.type
+    pot_before = state.pot
+    stack_before = state.stack[i]
+    if state.hand_over or state.street is Street.SHOWDOWN:
+        run.flag(Code.ACTION_AFTER_HAND_END, f"{kind} after the hand was over", seq=seq, seat=seat)
+    legal = state.legal()
+    if legal is None or legal.actor != i:
+        who = "nobody" if legal is None else f"seat {run.seats[legal.actor]}"
+        run.flag(
+            Code.ACTION_OUT_OF_TURN,
+            f"seat {seat} acted; it was {who}'s turn",
+            seq=seq,
+            seat=seat,
+            expected=who,
+            actual=f"seat {seat}",
+            rule="R4.preflop-order" if state.street is Street.PREFLOP else "R4.postflop-order",
+        )
+        legal = state.legal_for(i)
+    if state.folded[i] or state.all_in[i]:
+        _record_bet_step(run, seq, action, legal, pot_before, stack_before, None)
+        return
+    to = _judge(run, seq, action, legal, i)
+    if kind is ActionType.FOLD:
+        state.fold(i)
+    elif kind is ActionType.CHECK:
+        state.check(i)
+    elif kind is ActionType.CALL:
+        state.call(i, action.amount or 0)
+    elif to is not None:
+        state.raise_to(i, to)
+        if state.street is Street.RIVER:
+            run.river_aggressor = i
+        run.last_aggressor = i
+    if kind in (ActionType.CALL, ActionType.BET, ActionType.RAISE):
+        check_all_in_flag(run, seq, action, state.stack[i] == 0)
+    _record_bet_step(run, seq, action, legal, pot_before, stack_before, to)
+    after_action(run, seq)
+
+
+def _judge(run: Run, seq: int, action: Action, legal: Legal, i: int) -> int | None:
+    """Judge one betting action against the legal range; return the street total it makes."""
+    state = run.state
+    seat = run.seats[i]
+    kind = action.type
+    money = run.money
+    if kind is ActionType.FOLD:
+        return None
+    if kind is ActionType.CHECK:
+        if not legal.can_check:
+            run.flag(
+                Code.CHECK_FACING_BET,
+                f"checks facing {money(legal.call)} to call",
+                seq=seq,
+                seat=seat,
+                expected=f"call {money(legal.call)} or fold",
+                actual="check",
+            )
+        return None
+    if kind is ActionType.CALL:
+        amount = action.amount or 0
+        if amount > state.stack[i]:
+            run.flag(
+                Code.EXCEEDS_STACK,
+                f"calls {money(amount)} with {money(state.stack[i])} behind",
+                seq=seq,
+                seat=seat,
+                expected=money(state.stack[i]),
+                actual=money(amount),
+            )
+        if amount != legal.call or legal.call == 0:
+            expected = "a check" if legal.call == 0 else money(legal.call)
+            run.flag(
+                Code.CALL_WRONG_AMOUNT,
+                f"calls {money(amount)}; the call is {expected}",
+                seq=seq,
+                seat=seat,
+                expected=expected,
+                actual=money(amount),
+            )
+        return state.bet[i] + amount
+    mine = state.bet[i]
+    if kind is ActionType.BET:
+        to = mine + (action.amount or 0)
+        if not legal.can_bet:
+            run.flag(
+                Code.BET_FACING_BET,
+                "bets where there is already a bet; that is a raise",
+                seq=seq,
+                seat=seat,
+                expected="raise",
+                actual="bet",
+            )
+    else:
+        to = action.to or 0
+        if legal.can_bet:
+            run.flag(
+                Code.RAISE_WITHOUT_BET,
+                "raises where nobody has bet; that is a bet",
+                seq=seq,
+                seat=seat,
+                expected="bet",
+                actual="raise",
+            )
+    chips = to - mine
+    if chips > state.stack[i]:
+        run.flag(
+            Code.EXCEEDS_STACK,
+            f"puts in {money(chips)} with {money(state.stack[i])} behind",
+            seq=seq,
+            seat=seat,
+            expected=money(state.stack[i]),
+            actual=money(chips),
+        )
+    all_in = chips == state.stack[i]
+    is_bet = legal.can_bet
+    verb = "bets" if is_bet else "raises"
+    below = Code.BET_BELOW_MINIMUM if is_bet else Code.RAISE_BELOW_MINIMUM
+    if to <= state.current_bet:
+        run.flag(
+            below,
+            f"a raise to {money(to)} does not raise the bet of {money(state.current_bet)}",
+            seq=seq,
+            seat=seat,
+            expected=f"more than {money(state.current_bet)}",
+            actual=money(to),
+        )
+        return to
+    if not legal.can_raise:
+        code = legal.closed_by or Code.RAISE_NOT_REOPENED
+        why = (
+            "the betting is capped"
+            if code is Code.RAISE_CAP_EXCEEDED
+            else "the betting was not reopened to this player"
+        )
+        run.flag(code, f"raises to {money(to)} but {why}", seq=seq, seat=seat, actual=money(to))
+        return to
+    if state.betting is Betting.FIXED_LIMIT:
+        if to != legal.min_to and not (all_in and to < legal.min_to):
+            run.flag(
+                Code.WRONG_LIMIT_SIZE,
+                f"{verb} to {money(to)}; the limit makes it {money(legal.min_to)}",
+                seq=seq,
+                seat=seat,
+                expected=money(legal.min_to),
+                actual=money(to),
+            )
+        return to
+    if to < legal.min_to and not all_in:
+        run.flag(
+            below,
+            f"{verb} to {money(to)}; the minimum is {money(legal.min_to)}",
+            seq=seq,
+            seat=seat,
+            expected=money(legal.min_to),
+            actual=money(to),
+            rule="R5.pl-min" if state.pot_limit else "R5.nl-limits",
+        )
+    elif to > legal.max_to:
+        above = Code.BET_ABOVE_POT_LIMIT if is_bet else Code.RAISE_ABOVE_POT_LIMIT
+        run.flag(
+            above,
+            f"{verb} to {money(to)}; the pot limit is {money(legal.max_to)}",
+            seq=seq,
+            seat=seat,
+            expected=money(legal.max_to),
+            actual=money(to),
+        )
+    return to
+
+
+def _record_bet_step(
+    run: Run,
+    seq: int,
+    action: Action,
+    legal: Legal,
+    pot_before: int,
+    stack_before: int,
+    to: int | None,
+) -> None:
+    can_size = legal.can_raise
+    i = run.index[action.seat or 0]
+    moved = stack_before - run.state.stack[i]
+    run.steps.append(
+        Step(
+            seq=seq,
+            street=run.state.street,
+            seat=action.seat,
+            type=action.type,
+            amount=moved if moved else None,
+            to=to,
+            pot_before=pot_before,
+            stack_before=stack_before,
+            to_call=legal.call,
+            min_to=legal.min_to if can_size else None,
+            max_to=legal.max_to if can_size else None,
+            all_in=run.state.all_in[i],
+            codes=tuple(run.step_codes),
+        )
+    )
+
+
+def after_action(run: Run, seq: int) -> None:
+    """Return an uncalled bet when the round or hand just ended; move to showdown."""
+    state = run.state
+    if state.hand_over or state.round_closed:
+        collect_uncalled(run, seq)
+        if not state.hand_over and state.street is Street.RIVER and len(run.shared_board) >= 5:
+            state.start_street(Street.SHOWDOWN)
+        if not state.hand_over and sum(1 for i in range(state.n) if state.can_act(i)) <= 1:
+            run.all_in_showdown = run.all_in_showdown or any(
+                state.all_in[i] and not state.folded[i] for i in range(state.n)
+            )
+
+
+def collect_uncalled(run: Run, seq: int) -> None:
+    back = run.state.uncalled()
+    if back is None:
+        return
+    i, amount = back
+    run.state.return_uncalled(i, amount)
+    run.expected_uncalled.append((seq, i, amount))
+    run.returned.append((run.seats[i], amount))
+
+
+def uncalled(run: Run, seq: int, action: Action) -> None:
+    i = seat_index(run, seq, action)
+    collect_uncalled(run, seq)
+    amount = action.amount or 0
+    match = next(
+        (k for k, (_, j, amt) in enumerate(run.expected_uncalled) if j == i and amt == amount), None
+    )
+    if match is None:
+        owed = [(run.seats[j], amt) for _, j, amt in run.expected_uncalled]
+        expected = ", ".join(f"{run.money(a)} to seat {s}" for s, a in owed) or "none"
+        run.flag(
+            Code.UNCALLED_BET_MISMATCH,
+            f"the log returns {run.money(amount)} to seat {action.seat}; "
+            f"the rules return {expected}",
+            seq=seq,
+            seat=action.seat,
+            expected=expected,
+            actual=run.money(amount),
+        )
+        return
+    run.expected_uncalled.pop(match)

@@ -1,0 +1,100 @@
+"""The deal as a deck deals it: hole cards one at a time clockwise, burns before streets.
+
+Where a room records the deck order (``HandRecord.deck``, from the top), the cards in the
+log must be exactly the ones that order deals (RULES.md ``R3.deck-order``): with ``n``
+players dealt in, index ``i`` (0 = first seat left of the button) gets the cards at
+positions ``i, i + n, i + 2n …``; then one card is burned before the flop, the turn and
+the river. Courchevel burns once and exposes the first flop card after the hole cards;
+the other two flop cards follow without another burn. A board run more than once takes
+each runout from the cards that follow the previous one, each street after a burn.
+"""
+
+from __future__ import annotations
+
+from pipeline.cards import UNKNOWN, format_cards
+from pipeline.model import ActionType, HandRecord
+
+__all__ = ["check_deck_order", "deal_order"]
+
+
+def deal_order(n_players: int, hole_cards: int) -> list[list[int]]:
+    """Return, per player index, the deck positions of their hole cards.
+
+    >>> deal_order(3, 2)
+    [[0, 3], [1, 4], [2, 5]]
+    """
+    return [[r * n_players + i for r in range(hole_cards)] for i in range(n_players)]
+
+
+def _same(dealt: tuple[int, ...], expected: tuple[int, ...]) -> bool:
+    if len(dealt) != len(expected):
+        return False
+    return all(d in (UNKNOWN, e) for d, e in zip(dealt, expected, strict=True))
+
+
+def check_deck_order(hand: HandRecord, seats: list[int]) -> list[tuple[int, int | None, str]]:
+    """Return ``(seq, seat, message)`` for every dealt card that the deck order contradicts."""
+    deck = hand.deck or ()
+    n = len(seats)
+    k = hand.game.hole_cards
+    positions = deal_order(n, k)
+    index = {seat: i for i, seat in enumerate(seats)}
+    problems: list[tuple[int, int | None, str]] = []
+    courchevel = hand.game.variant.is_courchevel
+    pointer = n * k
+    board_cards = 0
+    run_pointer: dict[int, int] = {}
+    run_cards: dict[int, int] = {}
+    shared_end = pointer
+    for seq, action in enumerate(hand.actions):
+        if action.type is ActionType.DEAL and action.seat in index:
+            wanted = positions[index[action.seat]]
+            expected = tuple(deck[p] for p in wanted if p < len(deck))
+            cards = action.cards or ()
+            if not _same(cards, expected):
+                problems.append(
+                    (
+                        seq,
+                        action.seat,
+                        f"seat {action.seat} got {format_cards(cards, sep=' ')}; "
+                        f"the deck order deals {format_cards(expected, sep=' ')}",
+                    )
+                )
+        elif action.type is ActionType.BOARD:
+            cards = action.cards or ()
+            if action.run is None:
+                start, size = pointer, board_cards
+            else:
+                start = run_pointer.get(
+                    action.run,
+                    shared_end
+                    if action.run == 1
+                    else max(run_pointer.values(), default=shared_end),
+                )
+                size = board_cards + run_cards.get(action.run, 0)
+            burn = not (courchevel and size == 1)
+            take = start + (1 if burn else 0)
+            expected = tuple(deck[p] for p in range(take, take + len(cards)) if p < len(deck))
+            expected_burn = tuple(deck[p] for p in range(start, take) if p < len(deck))
+            wrong = not _same(cards, expected) or (
+                action.burn is not None and burn and not _same(action.burn, expected_burn)
+            )
+            if wrong:
+                burnt = format_cards(expected_burn, sep=" ") or "nothing"
+                problems.append(
+                    (
+                        seq,
+                        None,
+                        f"board {format_cards(cards, sep=' ')}; the deck order deals "
+                        f"{format_cards(expected, sep=' ')} after burning {burnt}",
+                    )
+                )
+            end = take + len(cards)
+            if action.run is None:
+                pointer = end
+                shared_end = end
+                board_cards += len(cards)
+            else:
+                run_pointer[action.run] = end
+                run_cards[action.run] = run_cards.get(action.run, 0) + len(cards)
+    return problems

@@ -1,0 +1,70 @@
+"""Checks that need the whole hand: unfinished, missing returns, deck order, showdown order."""
+
+from __future__ import annotations
+
+from pipeline.rules.betting import collect_uncalled
+from pipeline.rules.board import boards_of
+from pipeline.rules.context import Run
+from pipeline.rules.deal import check_deck_order
+from pipeline.rules.forced import close_posts
+from pipeline.rules.state import Street
+from pipeline.violations import Code
+
+
+def finish(run: Run) -> None:
+    hand = run.hand
+    state = run.state
+    if run.posts_open:
+        close_posts(run, len(hand.actions))
+    collect_uncalled(run, len(hand.actions))
+    incomplete = hand.partial or hand.cancelled
+    if not incomplete and not state.hand_over:
+        boards = boards_of(run)
+        complete = all(len(board) == 5 for board in boards)
+        if state.next_actor() is not None or not complete:
+            run.flag(
+                Code.HAND_NOT_FINISHED,
+                f"the log ends on the {state.street.label} with players still in the hand",
+                actual=state.street.label,
+            )
+    for _seq, i, amount in run.expected_uncalled:
+        run.flag(
+            Code.UNCALLED_BET_MISMATCH,
+            f"the rules return an uncalled {run.money(amount)} to seat {run.seats[i]}; "
+            "the log does not",
+            seat=run.seats[i],
+            expected=run.money(amount),
+            actual="none",
+        )
+    if hand.deck is not None:
+        for seq, seat, message in check_deck_order(hand, run.seats):
+            run.flag(Code.DEAL_ORDER_MISMATCH, message, seq=seq, seat=seat)
+    _check_showdown_order(run)
+
+
+def _check_showdown_order(run: Run) -> None:
+    """Warn when the first hand shown at a river showdown was not the one that should be."""
+    state = run.state
+    if (
+        state.hand_over
+        or state.street is not Street.SHOWDOWN
+        or run.all_in_showdown
+        or not run.shows
+    ):
+        return
+    if run.rules.showdown_order == "last-aggressor-any-street":
+        first = run.last_aggressor
+    else:
+        first = run.river_aggressor
+    if first is None or state.folded[first]:
+        first = next(i for i in range(state.n) if not state.folded[i])
+    seq, shown = run.shows[0]
+    if shown != first:
+        run.flag(
+            Code.SHOWDOWN_ORDER,
+            f"seat {run.seats[shown]} showed first; seat {run.seats[first]} should have",
+            seq=seq,
+            seat=run.seats[shown],
+            expected=f"seat {run.seats[first]}",
+            actual=f"seat {run.seats[shown]}",
+        )

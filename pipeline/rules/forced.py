@@ -1,0 +1,252 @@
+"""Seats, stakes and forced bets: who must post what before the cards are played."""
+
+from __future__ import annotations
+
+from pipeline.model import (
+    Action,
+    Betting,
+    Blind,
+    GameSpec,
+    HandRecord,
+    Seat,
+)
+from pipeline.rules.betting import after_action
+from pipeline.rules.context import Run, check_all_in_flag, seat_index
+from pipeline.violations import Code
+
+
+def seating(hand: HandRecord) -> list[int]:
+    """Return dealt-in seat numbers clockwise from the first seat left of the button."""
+    numbers = sorted({s.seat for s in hand.seats if not s.sitting_out})
+    after = [s for s in numbers if s > hand.button]
+    before = [s for s in numbers if s <= hand.button]
+    return after + before
+
+
+def dealt_seats(hand: HandRecord, order: list[int]) -> list[Seat]:
+    by_number: dict[int, Seat] = {}
+    for s in hand.seats:
+        if not s.sitting_out and s.seat not in by_number:
+            by_number[s.seat] = s
+    return [by_number[number] for number in order]
+
+
+def check_setup(run: Run) -> None:
+    hand = run.hand
+    numbers = [s.seat for s in hand.seats]
+    if len(numbers) != len(set(numbers)):
+        dup = next(n for n in numbers if numbers.count(n) > 1)
+        run.flag(Code.DUPLICATE_SEAT, f"seat {dup} is listed twice", seat=dup)
+    players = [s.player for s in hand.seats]
+    if len(players) != len(set(players)):
+        dup_player = next(p for p in players if players.count(p) > 1)
+        run.flag(Code.DUPLICATE_PLAYER, f"player {dup_player!r} sits in two seats")
+    n = len(run.seats)
+    if n < 2:
+        run.flag(
+            Code.TOO_FEW_PLAYERS,
+            f"{n} player dealt in; a hand needs 2 to 10",
+            expected="2-10",
+            actual=str(n),
+        )
+    if n > 10:
+        run.flag(
+            Code.TOO_MANY_PLAYERS,
+            f"{n} players dealt in; at most 10",
+            expected="2-10",
+            actual=str(n),
+        )
+    if hand.button not in numbers:
+        run.flag(
+            Code.BUTTON_NOT_SEATED,
+            f"the button is on seat {hand.button}, where nobody sits",
+            seat=hand.button,
+        )
+    _check_stakes(run, hand.game)
+    button_dealt = run.seats[-1] == hand.button
+    if n == 2 and button_dealt:
+        run.sb_index, run.bb_index = 1, 0  # heads-up: the button posts the small blind
+    else:
+        run.sb_index, run.bb_index = 0, 1 % n
+
+
+def _check_stakes(run: Run, game: GameSpec) -> None:
+    problems = []
+    if game.big_blind <= 0:
+        problems.append("the big blind must be more than zero")
+    if game.small_blind > game.big_blind:
+        problems.append("the small blind is larger than the big blind")
+    limit = game.betting is Betting.FIXED_LIMIT
+    if limit and (not game.small_bet or not game.big_bet or game.big_bet < game.small_bet):
+        problems.append("fixed limit needs a small bet and a big bet at least as large")
+    for problem in problems:
+        run.flag(Code.BAD_STAKES, problem)
+
+
+# ---------------------------------------------------------------------------- the walk
+
+
+def post(run: Run, seq: int, action: Action) -> None:
+    i = seat_index(run, seq, action)
+    state = run.state
+    game = run.hand.game
+    amount = action.amount or 0
+    seat = action.seat
+    if not run.posts_open:
+        run.flag(
+            Code.ACTION_OUT_OF_TURN,
+            "a post after the betting began",
+            seq=seq,
+            seat=seat,
+            rule="R2.blinds",
+        )
+    if amount > state.stack[i]:
+        run.flag(
+            Code.EXCEEDS_STACK,
+            f"posts {run.money(amount)} with {run.money(state.stack[i])} behind",
+            seq=seq,
+            seat=seat,
+            expected=run.money(state.stack[i]),
+            actual=run.money(amount),
+        )
+    all_in = amount == state.stack[i]
+    blind = action.blind or Blind.BIG
+    expected: int
+    live = True
+    if blind is Blind.SMALL:
+        expected = game.small_blind
+        if i != run.sb_index or run.small_posted:
+            run.flag(
+                Code.BLIND_WRONG_SEAT,
+                f"small blind posted by seat {seat}",
+                seq=seq,
+                seat=seat,
+                expected=f"seat {run.seats[run.sb_index]}",
+                actual=f"seat {seat}",
+            )
+        run.small_posted = True
+    elif blind is Blind.BIG:
+        expected = game.big_blind
+        if i == run.sb_index and run.small_posted:
+            run.flag(
+                Code.BLIND_WRONG_SEAT,
+                "the small blind may not also post a big blind to enter",
+                seq=seq,
+                seat=seat,
+                rule="R2.post-to-enter",
+            )
+        run.big_posts.append((seq, i))
+    elif blind is Blind.BOTH:
+        expected = game.small_blind + game.big_blind
+        _not_a_blind_seat(run, seq, i, "posts both blinds")
+        live_part = min(amount, game.big_blind)
+        state.post(i, live_part)
+        state.post(i, amount - live_part, live=False)
+        _check_post_amount(
+            run, seq, action, expected, all_in, Code.BLIND_WRONG_AMOUNT, "R2.dead-blind"
+        )
+        return
+    elif blind is Blind.DEAD:
+        expected = game.small_blind
+        live = False
+        _not_a_blind_seat(run, seq, i, "posts a dead blind")
+    elif blind is Blind.ANTE:
+        expected = game.ante
+        live = False
+        if i in run.antes:
+            run.flag(Code.ANTE_WRONG_AMOUNT, f"seat {seat} posts a second ante", seq=seq, seat=seat)
+        run.antes.add(i)
+        state.post(i, amount, live=False)
+        _check_post_amount(run, seq, action, expected, all_in, Code.ANTE_WRONG_AMOUNT, "R2.antes")
+        return
+    else:  # straddle
+        expected = run.rules.straddle_multiple * game.big_blind
+        want = (run.bb_index + 1) % len(run.seats)
+        if i != want or len(run.seats) < 3:
+            run.flag(
+                Code.STRADDLE_WRONG_SEAT,
+                f"straddle posted by seat {seat}",
+                seq=seq,
+                seat=seat,
+                expected=f"seat {run.seats[want]}",
+                actual=f"seat {seat}",
+            )
+        run.straddle_index = i
+    state.post(i, amount, live=live)
+    _check_post_amount(run, seq, action, expected, all_in, Code.BLIND_WRONG_AMOUNT, "")
+
+
+def _not_a_blind_seat(run: Run, seq: int, i: int, what: str) -> None:
+    if i in (run.sb_index, run.bb_index):
+        seat = run.seats[i]
+        run.flag(
+            Code.BLIND_WRONG_SEAT,
+            f"seat {seat} {what} from a blind seat",
+            seq=seq,
+            seat=seat,
+            rule="R2.post-to-enter",
+        )
+
+
+def _check_post_amount(
+    run: Run, seq: int, action: Action, expected: int, all_in: bool, code: Code, rule: str
+) -> None:
+    amount = action.amount or 0
+    short_all_in = all_in and amount < expected
+    if amount != expected and not short_all_in:
+        run.flag(
+            code,
+            f"posts {run.money(amount)}; the {action.blind} is {run.money(expected)}",
+            seq=seq,
+            seat=action.seat,
+            expected=run.money(expected),
+            actual=run.money(amount),
+            rule=rule,
+        )
+    check_all_in_flag(run, seq, action, all_in)
+
+
+def close_posts(run: Run, seq: int) -> None:
+    """Settle who the big blind is, check missing blinds and antes, and open pre-flop."""
+    run.posts_open = False
+    game = run.hand.game
+    state = run.state
+    bb = next((i for _, i in run.big_posts if i == run.bb_index), None)
+    if bb is None and not run.small_posted:
+        bb = next((i for _, i in run.big_posts if i == run.sb_index), None)  # R2.no-small-blind
+    if bb is None:
+        run.flag(
+            Code.MISSING_BLIND,
+            f"no big blind posted by seat {run.seats[run.bb_index]}",
+            seat=run.seats[run.bb_index],
+            expected=run.money(game.big_blind),
+            actual="none",
+        )
+        bb = run.bb_index
+    if game.ante > 0:
+        for i, seat in enumerate(run.seats):
+            if i not in run.antes:
+                run.flag(
+                    Code.ANTE_WRONG_AMOUNT,
+                    f"seat {seat} posted no ante",
+                    seat=seat,
+                    expected=run.money(game.ante),
+                    actual="none",
+                )
+    if game.variant.is_courchevel and not run.exposed:
+        run.flag(
+            Code.WRONG_BOARD_SIZE,
+            "Courchevel: no flop card was exposed before the betting",
+            seq=seq,
+            expected="1 card",
+            actual="none",
+            rule="R3.courchevel",
+        )
+    last_blind = run.straddle_index if run.straddle_index is not None else bb
+    opening = (
+        run.rules.straddle_multiple * game.big_blind
+        if run.straddle_index is not None
+        else game.big_blind
+    )
+    state.start_preflop(first=(last_blind + 1) % len(run.seats), opening_bet=opening)
+    after_action(run, seq)

@@ -1,0 +1,237 @@
+"""Replay a recorded hand through the rules and judge every action.
+
+:func:`replay` walks the actions once. Before each betting action it asks the betting
+state what is legal (:meth:`~pipeline.rules.state.BettingState.legal`) and judges the
+action by that answer; then it applies the action as recorded. It never repairs the
+record and never invents an action: a broken rule becomes a
+:class:`~pipeline.violations.Violation` citing its RULES.md rule. The replay stops at a
+violation that makes the rest meaningless (an action by a seat not in the hand, chips a
+player does not have, an action after the hand is over) and the hand is ``invalid``;
+after any other error it goes on, and the hand has status ``violations``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pipeline.model import (
+    Action,
+    ActionType,
+    HandRecord,
+    Status,
+)
+from pipeline.rules.betting import bet, uncalled
+from pipeline.rules.board import board, boards_of, deal, show
+from pipeline.rules.context import Run, Step, Stop
+from pipeline.rules.finish import finish
+from pipeline.rules.forced import check_setup, close_posts, dealt_seats, post, seating
+from pipeline.rules.rulesets import STANDARD, RuleSet
+from pipeline.rules.state import BettingState, Street
+from pipeline.violations import Code, Severity, Violation
+
+__all__ = ["Replay", "Step", "replay"]
+
+_BETTING = frozenset(
+    {ActionType.FOLD, ActionType.CHECK, ActionType.CALL, ActionType.BET, ActionType.RAISE}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """The judged hand: status, violations, every step, and the chips when betting ended.
+
+    Per-player tuples are indexed like :attr:`seats` (index 0: first seat left of the
+    button). ``invested`` is each player's chips in the pot after uncalled bets went back;
+    ``stacks`` what they hold before the pot is awarded. ``boards`` has one entry per
+    runout (one unless the board was run more than once). ``hole_cards`` maps a seat to
+    the cards the log shows for it (``UNKNOWN`` where hidden).
+    """
+
+    hand: HandRecord
+    rules: RuleSet
+    status: Status
+    violations: tuple[Violation, ...]
+    steps: tuple[Step, ...]
+    seats: tuple[int, ...]
+    invested: tuple[int, ...]
+    stacks: tuple[int, ...]
+    folded: tuple[bool, ...]
+    all_in: tuple[bool, ...]
+    boards: tuple[tuple[int, ...], ...]
+    hole_cards: dict[int, tuple[int, ...]]
+    uncalled: tuple[tuple[int, int], ...]
+    street: Street
+    showdown: bool
+
+    @property
+    def errors(self) -> tuple[Violation, ...]:
+        """Return the violations of severity ``error``."""
+        return tuple(v for v in self.violations if v.severity is Severity.ERROR)
+
+    @property
+    def pot(self) -> int:
+        """Return the chips in the pot when betting ended (uncalled bets returned)."""
+        return sum(self.invested)
+
+    def index_of(self, seat: int) -> int:
+        """Return the index of a dealt-in seat."""
+        return self.seats.index(seat)
+
+
+def replay(hand: HandRecord, rules: RuleSet = STANDARD) -> Replay:
+    """Replay ``hand`` under ``rules`` and judge every action.
+
+    Emits every code of :class:`~pipeline.violations.Code` except the settlement ones
+    (payouts, rake, conservation, unclaimed pots), which :mod:`pipeline.settle` adds.
+    """
+    seats = seating(hand)
+    game = hand.game
+    state = BettingState(
+        [hand_seat.stack for hand_seat in dealt_seats(hand, seats)],
+        game.betting,
+        big_blind=game.big_blind,
+        small_bet=game.small_bet,
+        big_bet=game.big_bet,
+        rules=rules,
+    )
+    run = Run(
+        hand=hand, rules=rules, seats=seats, index={s: i for i, s in enumerate(seats)}, state=state
+    )
+    fatal = False
+    try:
+        check_setup(run)
+        for seq, action in enumerate(hand.actions):
+            _step(run, seq, action)
+        finish(run)
+    except Stop:
+        fatal = True
+        _flush_step(run)
+    return _result(run, fatal)
+
+
+# ---------------------------------------------------------------------------- setup
+
+
+def _step(run: Run, seq: int, action: Action) -> None:
+    kind = action.type
+    state = run.state
+    run.step_codes = []
+    pot_before = state.pot
+    if kind is ActionType.POST:
+        post(run, seq, action)
+    elif kind is ActionType.DEAL:
+        deal(run, seq, action)
+    elif kind in _BETTING:
+        if run.posts_open:
+            close_posts(run, seq)
+        bet(run, seq, action)
+        return  # bet records its own step
+    elif kind is ActionType.BOARD:
+        board(run, seq, action)
+    else:
+        if run.posts_open:
+            close_posts(run, seq)
+        if kind is ActionType.UNCALLED:
+            uncalled(run, seq, action)
+        else:
+            show(run, seq, action)
+    run.steps.append(
+        Step(
+            seq=seq,
+            street=state.street,
+            seat=action.seat,
+            type=kind,
+            amount=action.amount,
+            to=action.to,
+            pot_before=pot_before,
+            stack_before=None,
+            codes=tuple(run.step_codes),
+        )
+    )
+
+
+def _flush_step(run: Run) -> None:
+    """After a fatal violation, record the action that caused it."""
+    seq = run.violations[-1].seq if run.violations else None
+    if seq is None or any(step.seq == seq for step in run.steps):
+        return
+    action = run.hand.actions[seq]
+    run.steps.append(
+        Step(
+            seq=seq,
+            street=run.state.street,
+            seat=action.seat,
+            type=action.type,
+            amount=action.amount,
+            to=action.to,
+            pot_before=run.state.pot,
+            stack_before=None,
+            codes=tuple(run.step_codes),
+        )
+    )
+
+
+def _result(run: Run, fatal: bool) -> Replay:
+    hand = run.hand
+    state = run.state
+    errors = any(v.severity is Severity.ERROR for v in run.violations)
+    if hand.cancelled:
+        status = Status.VOID
+    elif hand.partial:
+        status = Status.PARTIAL
+    elif fatal:
+        status = Status.INVALID
+    elif errors:
+        status = Status.VIOLATIONS
+    else:
+        status = Status.OK
+    steps = _attach_codes(run)
+    return Replay(
+        hand=hand,
+        rules=run.rules,
+        status=status,
+        violations=tuple(run.violations),
+        steps=steps,
+        seats=tuple(run.seats),
+        invested=tuple(state.invested),
+        stacks=tuple(state.stack),
+        folded=tuple(state.folded),
+        all_in=tuple(state.all_in),
+        boards=tuple(boards_of(run)),
+        hole_cards=dict(run.hole),
+        uncalled=tuple(run.returned),
+        street=state.street,
+        showdown=state.street is Street.SHOWDOWN and not state.hand_over,
+    )
+
+
+def _attach_codes(run: Run) -> tuple[Step, ...]:
+    """Make each step list every violation found at its action (end checks included)."""
+    by_seq: dict[int, list[Code]] = {}
+    for v in run.violations:
+        if v.seq is not None:
+            by_seq.setdefault(v.seq, []).append(v.code)
+    steps = sorted(run.steps, key=lambda s: s.seq)
+    out = []
+    for step in steps:
+        codes = tuple(by_seq.get(step.seq, ()))
+        out.append(step if codes == step.codes else _with_codes(step, codes))
+    return tuple(out)
+
+
+def _with_codes(step: Step, codes: tuple[Code, ...]) -> Step:
+    return Step(
+        seq=step.seq,
+        street=step.street,
+        seat=step.seat,
+        type=step.type,
+        amount=step.amount,
+        to=step.to,
+        pot_before=step.pot_before,
+        stack_before=step.stack_before,
+        to_call=step.to_call,
+        min_to=step.min_to,
+        max_to=step.max_to,
+        all_in=step.all_in,
+        codes=codes,
+    )
