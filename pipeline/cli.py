@@ -13,10 +13,16 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from pipeline import __version__
+from pipeline.check import CheckSummary, Judged, check_paths, violation_record
 from pipeline.convert import OUTPUT_FORMATS, convert
 from pipeline.formats import INPUT_FORMATS
+from pipeline.formats.jsonl import write_jsonl
+from pipeline.generate import GameChoice, generate_hands
+from pipeline.model import Betting, Variant
+from pipeline.rules import RULE_SETS, RuleSet, UnknownRuleSet, get_rule_set
 from pipeline.violations import Reject
 
 __all__ = ["app", "main"]
@@ -59,7 +65,7 @@ def _root(
 
 
 def _fail(message: str, code: int = EXIT_ENVIRONMENT) -> typer.Exit:
-    stderr.print(f"[bold red]error:[/] {message}", soft_wrap=True)
+    stderr.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
     return typer.Exit(code)
 
 
@@ -80,8 +86,10 @@ def _write_rejects(rejects: list[Reject], path: Path) -> None:
 
 def _report_rejects(rejects: list[Reject], shown: int = 10) -> None:
     for r in rejects[:shown]:
-        where = f"{r.source}:{r.line}"
-        stderr.print(f"[yellow]rejected[/] {where} [bold]{r.code}[/] {r.message}", soft_wrap=True)
+        where = escape(f"{r.source}:{r.line}")
+        stderr.print(
+            f"[yellow]rejected[/] {where} [bold]{r.code}[/] {escape(r.message)}", soft_wrap=True
+        )
     if len(rejects) > shown:
         stderr.print(f"… and {len(rejects) - shown} more rejects")
 
@@ -126,11 +134,193 @@ def convert_command(
         stderr.print(f"converted {report.hands} hands, rejected {len(report.rejects)}")
 
 
+def _rules(name: str) -> RuleSet:
+    try:
+        return get_rule_set(name)
+    except UnknownRuleSet as error:
+        raise typer.BadParameter(str(error)) from None
+
+
+def _reject_record(r: Reject) -> dict[str, object]:
+    return {
+        "kind": "reject",
+        "source": r.source,
+        "line": r.line,
+        "code": r.code.value,
+        "message": r.message,
+        "field": r.field,
+        "hand_id": r.hand_id,
+    }
+
+
+def _print_judged(item: Judged, fmt: str, show_all: bool) -> None:
+    judged = item.replay
+    if not judged.violations and not show_all:
+        return
+    hand = item.hand
+    if fmt == "json":
+        row = {
+            "kind": "hand",
+            "hand_id": hand.hand_id,
+            "site": hand.site,
+            "source": hand.source,
+            "line": hand.line,
+            "status": judged.status.value,
+            "rules": judged.rules.label,
+            "violations": [violation_record(v) for v in judged.violations],
+        }
+        typer.echo(json.dumps(row, ensure_ascii=False))
+        return
+    typer.echo(f"{hand.source}:{hand.line} {hand.hand_id} {judged.status.value}")
+    for v in judged.violations:
+        where = f"action {v.seq}" if v.seq is not None else "hand"
+        seat = f" seat {v.seat}" if v.seat is not None else ""
+        detail = ""
+        if v.expected is not None or v.actual is not None:
+            detail = f" (expected {v.expected or '-'}, found {v.actual or '-'})"
+        typer.echo(
+            f"  {v.severity.value} {v.code.value} at {where}{seat}: {v.message}{detail} [{v.rule}]"
+        )
+
+
+@app.command("check")
+def check_command(
+    inputs: Annotated[
+        list[str],
+        typer.Argument(metavar="INPUT...", help="Hand-log files or directories; - for stdin."),
+    ],
+    fmt: Annotated[
+        str, typer.Option("--format", help="Output: text, or json (one object per line).")
+    ] = "text",
+    rules: Annotated[
+        str, typer.Option("--rules", help=f"Rule set: {', '.join(sorted(RULE_SETS))}.")
+    ] = "standard",
+    input_format: Annotated[
+        str | None,
+        typer.Option("--input-format", help=f"Force the input format: {', '.join(INPUT_FORMATS)}."),
+    ] = None,
+    show_all: Annotated[bool, typer.Option("--all", help="List clean hands too.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary on stderr.")] = False,
+) -> None:
+    """Replay every hand and print its violations; exit 1 when any hand breaks a rule.
+
+    Every action is judged by the rules engine (turn order, blinds, bet and raise sizes,
+    cards, uncalled bets …). Warnings (such as the order hands were shown in) are listed
+    but do not fail the check. Unreadable input is listed as a reject and also fails it.
+
+    Example: [bold]croupier check data/sample --format json[/]
+    """
+    if fmt not in ("text", "json"):
+        raise typer.BadParameter(f"unknown format {fmt!r}; choose text or json")
+    if input_format is not None and input_format not in INPUT_FORMATS:
+        raise typer.BadParameter(f"unknown input format {input_format!r}")
+    rule_set = _rules(rules)
+    summary = CheckSummary()
+    for item in check_paths(inputs, rules=rule_set, input_format=input_format):
+        summary.add(item)
+        if isinstance(item, Reject):
+            if fmt == "json":
+                typer.echo(json.dumps(_reject_record(item), ensure_ascii=False))
+            else:
+                typer.echo(f"{item.source}:{item.line} rejected {item.code.value}: {item.message}")
+        else:
+            _print_judged(item, fmt, show_all)
+    if not quiet:
+        statuses = ", ".join(f"{n} {s}" for s, n in sorted(summary.by_status.items()))
+        stderr.print(
+            f"checked {summary.hands} hands ({statuses or 'none'}), {summary.rejects} rejected; "
+            f"{summary.hands_with_errors} with errors \\[rules {rule_set.label}]",
+            soft_wrap=True,
+        )
+    if summary.hands_with_errors or summary.rejects:
+        raise typer.Exit(EXIT_VIOLATIONS)
+
+
+def _players(text: str) -> tuple[int, int]:
+    low, _, high = text.partition("-")
+    try:
+        lo, hi = int(low), int(high or low)
+    except ValueError:
+        raise typer.BadParameter(f"players must be N or N-M, not {text!r}") from None
+    if not 2 <= lo <= hi <= 10:
+        raise typer.BadParameter(f"players must be between 2 and 10, not {text!r}")
+    return lo, hi
+
+
+@app.command("generate")
+def generate_command(
+    hands: Annotated[int, typer.Option("--hands", "-n", min=1, help="How many hands.")],
+    output: Annotated[str, typer.Option("--output", "-o", help="Where to write; - for stdout.")],
+    variant: Annotated[
+        str | None,
+        typer.Option(
+            "--variant", help=f"Game: {', '.join(v.value for v in Variant)} (default: mixed)."
+        ),
+    ] = None,
+    hole_cards: Annotated[
+        int | None, typer.Option("--hole-cards", min=4, max=6, help="4, 5 or 6 (Courchevel: 5).")
+    ] = None,
+    betting: Annotated[
+        str | None,
+        typer.Option(
+            "--betting", help=f"Structure: {', '.join(b.value for b in Betting)} (default: mixed)."
+        ),
+    ] = None,
+    players: Annotated[str, typer.Option("--players", help="Players per hand: N or N-M.")] = "2-10",
+    seed: Annotated[
+        int, typer.Option("--seed", help="Random seed: the same seed, the same hands.")
+    ] = 0,
+    faults: Annotated[
+        float,
+        typer.Option(
+            "--faults",
+            min=0.0,
+            max=1.0,
+            help="Fraction of hands given exactly one injected violation.",
+        ),
+    ] = 0.0,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")] = False,
+) -> None:
+    """Write realistic, reproducible synthetic hands in the hand-log format.
+
+    Hands are played by random policies over the legal ranges the engine computes:
+    folds, calls, minimum and pot-size raises, all-ins, side pots, heads-up and full ring,
+    short stacks, straddles and dead blinds now and then, boards run twice now and then.
+    With --faults, that fraction of hands carries one injected rule violation, recorded in
+    the hand as "_injected": {"code": …, "seq": …}.
+
+    Example: [bold]croupier generate --hands 1000 --variant omaha --seed 7 -o plo.jsonl[/]
+    """
+    try:
+        game = Variant(variant) if variant else None
+        structure = Betting(betting) if betting else None
+    except ValueError as error:
+        raise typer.BadParameter(str(error)) from None
+    if game is not None and game.is_courchevel and hole_cards not in (None, 5):
+        raise typer.BadParameter("Courchevel deals 5 hole cards")
+    lo, hi = _players(players)
+    choice = GameChoice(
+        variant=game, hole_cards=hole_cards, betting=structure, min_players=lo, max_players=hi
+    )
+    stream = generate_hands(hands, seed=seed, choice=choice, faults=faults)
+    if output == "-":
+        written = write_jsonl(stream, sys.stdout.buffer)
+        sys.stdout.buffer.flush()
+    else:
+        target = Path(output)
+        tmp = target.with_name(f".{target.name}.tmp")
+        with tmp.open("wb") as out:
+            written = write_jsonl(stream, out)
+        tmp.replace(target)
+    if not quiet:
+        stderr.print(f"generated {written} hands (seed {seed}, faults {faults:g})")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit code (for tests and the console script)."""
     args = sys.argv[1:] if argv is None else argv
     try:
-        app(args=args, prog_name="croupier", standalone_mode=False)
+        code = app(args=args, prog_name="croupier", standalone_mode=False)
     except typer.Exit as done:
         return done.exit_code
     except typer.Abort:
@@ -140,16 +330,18 @@ def main(argv: list[str] | None = None) -> int:
         if "--debug" in args:
             raise
         target = f": {error.filename}" if error.filename else ""
-        stderr.print(f"[bold red]error:[/] {error.strerror or error}{target}", soft_wrap=True)
+        text = escape(f"{error.strerror or error}{target}")
+        stderr.print(f"[bold red]error:[/] {text}", soft_wrap=True)
         return EXIT_ENVIRONMENT
     except Exception as error:  # the environment or a bug: one clear line, the rest on --debug
         if getattr(error, "exit_code", None) is not None:
             return _usage_error(error)
         if "--debug" in args:
             raise
-        stderr.print(f"[bold red]error:[/] {type(error).__name__}: {error}", soft_wrap=True)
+        text = escape(f"{type(error).__name__}: {error}")
+        stderr.print(f"[bold red]error:[/] {text}", soft_wrap=True)
         return EXIT_ENVIRONMENT
-    return EXIT_OK
+    return code if isinstance(code, int) else EXIT_OK
 
 
 def _usage_error(error: Exception) -> int:

@@ -13,10 +13,13 @@ from pipeline.formats.jsonl import read_jsonl
 from pipeline.model import HandRecord
 from pipeline.violations import Reject
 
-__all__ = ["INPUT_FORMATS", "read_hands"]
+__all__ = ["HAND_LOG_SUFFIXES", "INPUT_FORMATS", "read_hands"]
 
 INPUT_FORMATS = ("jsonl",)
 """The input formats Croupier reads (``--input-format``)."""
+
+HAND_LOG_SUFFIXES = (".jsonl", ".ndjson")
+"""File names that a directory search picks up as hand logs."""
 
 
 def read_hands(

@@ -16,6 +16,15 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from pipeline.cards import DECK
+from pipeline.generate.faults import (
+    CARD_FAULTS,
+    FALLBACKS,
+    FaultPlan,
+    apply_card_fault,
+    betting_fault,
+    choose_fault,
+    mark,
+)
 from pipeline.model import (
     Action,
     ActionType,
@@ -29,6 +38,7 @@ from pipeline.model import (
 )
 from pipeline.rules import STANDARD, BettingState, Legal, RuleSet, Street
 from pipeline.rules.deal import deal_order
+from pipeline.violations import Code
 
 __all__ = ["GameChoice", "generate_hands", "play_hand"]
 
@@ -79,12 +89,22 @@ class GameChoice:
 
 
 def generate_hands(
-    count: int, *, seed: int = 0, choice: GameChoice = GameChoice(), rules: RuleSet = STANDARD
+    count: int,
+    *,
+    seed: int = 0,
+    choice: GameChoice = GameChoice(),
+    rules: RuleSet = STANDARD,
+    faults: float = 0.0,
 ) -> Iterator[HandRecord]:
-    """Yield ``count`` hands played from ``seed`` (the same seed gives the same hands)."""
+    """Yield ``count`` hands played from ``seed`` (the same seed gives the same hands).
+
+    A fraction ``faults`` of them carries exactly one injected rule violation, recorded
+    in the hand's ``_injected`` field (see :mod:`pipeline.generate.faults`).
+    """
     rng = random.Random(seed)
     for k in range(count):
-        yield play_hand(rng, k, choice=choice, rules=rules, id_prefix=f"GEN-{seed}")
+        faulty = faults > 0 and rng.random() < faults
+        yield play_hand(rng, k, choice=choice, rules=rules, id_prefix=f"GEN-{seed}", faulty=faulty)
 
 
 def _game(rng: random.Random, choice: GameChoice, tournament: bool) -> GameSpec:
@@ -148,10 +168,15 @@ def play_hand(
     choice: GameChoice = GameChoice(),
     rules: RuleSet = STANDARD,
     id_prefix: str = "GEN",
+    faulty: bool = False,
 ) -> HandRecord:
-    """Play one hand with ``rng``; ``k`` numbers it (hand id, table, time)."""
+    """Play one hand with ``rng``; ``k`` numbers it (hand id, table, time).
+
+    A ``faulty`` hand carries exactly one injected violation (see ``faults``).
+    """
     tournament = rng.random() < 0.1
     game = _game(rng, choice, tournament)
+    plan = FaultPlan(choose_fault(rng, game.betting)) if faulty else None
     most = min(choice.max_players, MAX_PLAYERS[game.hole_cards])
     n = rng.randint(min(max(choice.min_players, 2), most), most)
     max_seats = max(n, rng.choice((6, 9, 10)))
@@ -173,7 +198,7 @@ def play_hand(
         rules=rules,
     )
     actions: list[Action] = []
-    first = _post_blinds(rng, state, game, order, actions, rules)
+    first = _post_blinds(rng, state, game, order, actions, rules, plan)
     deck = list(DECK)
     rng.shuffle(deck)
     for i, positions in enumerate(deal_order(n, game.hole_cards)):
@@ -186,8 +211,8 @@ def play_hand(
         deal.board.extend(cards)
         actions.append(Action(ActionType.BOARD, cards=cards, burn=burned))
     state.start_preflop(first=first[0], opening_bet=first[1])
-    _play(rng, state, game, order, actions, deal)
-    return HandRecord(
+    _play(rng, state, game, order, actions, deal, plan)
+    hand = HandRecord(
         hand_id=f"{id_prefix}-{k}",
         site="Croupier Generator",
         table=f"Table {k % 50 + 1}",
@@ -212,6 +237,25 @@ def play_hand(
         deck=tuple(deck),
         hero=order[0],
     )
+    if plan is None:
+        return hand
+    return _with_fault(rng, hand, plan)
+
+
+def _with_fault(rng: random.Random, hand: HandRecord, plan: FaultPlan) -> HandRecord:
+    """Mark the hand with its fault, making a card fault now if none could be made in play."""
+    if not plan.done and plan.code in CARD_FAULTS:
+        changed = apply_card_fault(plan, rng, hand)
+        if changed is not None:
+            return mark(changed, plan)
+    if plan.done:
+        return mark(hand, plan)
+    for code in FALLBACKS:
+        plan.code = code
+        changed = apply_card_fault(plan, rng, hand)
+        if changed is not None:
+            return mark(changed, plan)
+    return hand
 
 
 def _post(
@@ -245,32 +289,66 @@ def _post_blinds(
     order: list[int],
     actions: list[Action],
     rules: RuleSet,
+    plan: FaultPlan | None,
 ) -> tuple[int, int]:
-    """Post antes and blinds; return (index of the first to act pre-flop, the bet to call)."""
+    """Post antes and blinds; return (index of the first to act pre-flop, the bet to call).
+
+    A blind fault of the plan is made here when the table allows it.
+    """
     n = len(order)
+    fault = plan.code if plan is not None and not plan.done else None
     if game.ante:
+        wrong = rng.randrange(n) if fault is Code.ANTE_WRONG_AMOUNT else -1
         for i in range(n):
-            _post(state, actions, order, i, game.ante, Blind.ANTE, live=False)
+            amount = game.ante
+            if i == wrong and state.stack[i] > game.ante + 1 + game.big_blind:
+                amount += 1
+                _mark_post(plan, actions)
+            _post(state, actions, order, i, amount, Blind.ANTE, live=False)
     sb, bb = (1, 0) if n == 2 else (0, 1)
-    can_act = [state.stack[i] > 0 for i in range(n)]
-    if (n == 2 or rng.random() > 0.04) and can_act[sb]:
-        _post(state, actions, order, sb, game.small_blind, Blind.SMALL)
-    _post(state, actions, order, bb, game.big_blind, Blind.BIG)
+    small = game.small_blind
+    if n == 2 or rng.random() > 0.04:
+        seat_sb = sb
+        if fault is Code.BLIND_WRONG_SEAT and n >= 3:
+            seat_sb = 2
+            _mark_post(plan, actions)
+        elif fault is Code.BLIND_WRONG_AMOUNT and state.stack[sb] > small + 1:
+            small += 1
+            _mark_post(plan, actions)
+        _post(state, actions, order, seat_sb, small, Blind.SMALL)
+    if fault is Code.MISSING_BLIND and plan is not None:
+        plan.place(None)
+    else:
+        _post(state, actions, order, bb, game.big_blind, Blind.BIG)
     last, opening = bb, game.big_blind
-    if n >= 3 and game.betting is not Betting.FIXED_LIMIT and rng.random() < 0.05:
+    straddle = n >= 3 and game.betting is not Betting.FIXED_LIMIT and rng.random() < 0.05
+    if fault is Code.STRADDLE_WRONG_SEAT and n >= 4 and game.betting is not Betting.FIXED_LIMIT:
+        straddle = True
+    if straddle:
         i = (bb + 1) % n
+        if fault is Code.STRADDLE_WRONG_SEAT and n >= 4:
+            i = (bb + 2) % n
         if state.stack[i] > rules.straddle_multiple * game.big_blind:
+            if i != (bb + 1) % n:
+                _mark_post(plan, actions)
             opening = rules.straddle_multiple * game.big_blind
             _post(state, actions, order, i, opening, Blind.STRADDLE)
             last = i
     if n >= 4 and rng.random() < 0.06:
         i = rng.randrange(2, n)
-        if i != last and state.stack[i] > game.small_blind + game.big_blind:
+        posted = {a.seat for a in actions if a.blind is not Blind.ANTE}
+        if i != last and order[i] not in posted and state.stack[i] > small + game.big_blind:
             if rng.random() < 0.5:
                 _post(state, actions, order, i, game.small_blind + game.big_blind, Blind.BOTH)
             else:
                 _post(state, actions, order, i, game.big_blind, Blind.BIG)
     return (last + 1) % n, opening
+
+
+def _mark_post(plan: FaultPlan | None, actions: list[Action]) -> None:
+    """The post about to be appended is the fault."""
+    if plan is not None:
+        plan.place(len(actions))
 
 
 def _choose(rng: random.Random, legal: Legal, state: BettingState) -> tuple[ActionType, int]:
@@ -305,14 +383,24 @@ def _play(
     order: list[int],
     actions: list[Action],
     deal: _Deal,
+    plan: FaultPlan | None,
 ) -> None:
     river_aggressor: int | None = None
     while True:
         legal = state.legal()
         if legal is not None:
-            kind, value = _choose(rng, legal, state)
             i = legal.actor
+            faulty = betting_fault(plan, rng, legal, state) if plan is not None else None
+            flag: bool | None = None
+            if faulty is not None and plan is not None:
+                kind, value, i, flag = faulty
+                plan.place(len(actions))
+            else:
+                kind, value = _choose(rng, legal, state)
             seat = order[i]
+            if plan is not None and plan.stop:
+                actions.append(Action(kind, seat=seat, amount=value, all_in=True))
+                return
             if kind is ActionType.FOLD:
                 state.fold(i)
                 actions.append(Action(kind, seat=seat))
@@ -321,7 +409,8 @@ def _play(
                 actions.append(Action(kind, seat=seat))
             elif kind is ActionType.CALL:
                 state.call(i, value)
-                actions.append(Action(kind, seat=seat, amount=value, all_in=state.stack[i] == 0))
+                all_in = state.stack[i] == 0 if flag is None else flag
+                actions.append(Action(kind, seat=seat, amount=value, all_in=all_in))
             else:
                 before = state.bet[i]
                 state.raise_to(i, value)

@@ -20,7 +20,9 @@ def finish(run: Run) -> None:
     incomplete = hand.partial or hand.cancelled
     if not incomplete and not state.hand_over:
         boards = boards_of(run)
-        complete = all(len(board) == 5 for board in boards)
+        complete = all(len(board) >= 5 for board in boards)
+        if run.run_boards and complete and state.next_actor() is None:
+            state.start_street(Street.SHOWDOWN)  # every runout dealt: the hands are shown
         if state.next_actor() is not None or not complete:
             run.flag(
                 Code.HAND_NOT_FINISHED,

@@ -1,0 +1,139 @@
+"""`croupier generate` and `croupier check` end to end, through the command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from pipeline.check import violation_record
+from pipeline.cli import app
+from pipeline.formats.jsonl import read_jsonl
+from pipeline.model import HandRecord
+from pipeline.rules import replay
+
+runner = CliRunner()
+
+
+def _generate(path: Path, *args: str) -> None:
+    result = runner.invoke(app, ["generate", "-o", str(path), *args])
+    assert result.exit_code == 0, result.stderr
+    assert "generated" in result.stderr
+
+
+def test_every_injected_fault_is_found_at_its_action_and_nothing_else_is(tmp_path: Path) -> None:
+    log = tmp_path / "hands.jsonl"
+    _generate(log, "--hands", "20000", "--faults", "0.2", "--seed", "2026")
+    result = runner.invoke(app, ["check", str(log), "--format", "json"])
+    assert result.exit_code == 1
+    reported = {}
+    for line in result.stdout.splitlines():
+        row = json.loads(line)
+        assert row["kind"] == "hand"
+        reported[row["hand_id"]] = row
+    faulted = 0
+    for hand in read_jsonl(log):
+        assert isinstance(hand, HandRecord)
+        raw = dict(hand.extras).get("_injected")
+        if raw is None:
+            assert hand.hand_id not in reported, reported.get(hand.hand_id)
+            continue
+        faulted += 1
+        injected = json.loads(raw)
+        row = reported[hand.hand_id]
+        found = {(v["code"], v["seq"]) for v in row["violations"]}
+        assert (injected["code"], injected["seq"]) in found, (hand.hand_id, injected, found)
+    assert 3500 < faulted < 4500
+    assert "checked 20000 hands" in result.stderr
+
+
+def test_check_json_objects_equal_the_library_records(tmp_path: Path) -> None:
+    log = tmp_path / "hands.jsonl"
+    _generate(log, "--hands", "300", "--faults", "0.5", "--seed", "5")
+    result = runner.invoke(app, ["check", str(log), "--format", "json", "--all"])
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    hands = [h for h in read_jsonl(log) if isinstance(h, HandRecord)]
+    assert [r["hand_id"] for r in rows] == [h.hand_id for h in hands]
+    for row, hand in zip(rows, hands, strict=True):
+        judged = replay(hand)
+        assert row["violations"] == [violation_record(v) for v in judged.violations]
+        assert row["status"] == judged.status.value
+        assert row["rules"] == "standard-2026.1"
+
+
+def test_check_of_clean_hands_exits_0_and_text_names_code_action_and_rule(tmp_path: Path) -> None:
+    clean = tmp_path / "clean.jsonl"
+    _generate(
+        clean,
+        "--hands",
+        "200",
+        "--seed",
+        "3",
+        "--variant",
+        "omaha-hilo",
+        "--betting",
+        "fixed-limit",
+    )
+    result = runner.invoke(app, ["check", str(clean)])
+    assert result.exit_code == 0, result.stdout
+    assert result.stdout == ""
+    assert "checked 200 hands (200 ok)" in result.stderr
+
+    faulty = tmp_path / "faulty.jsonl"
+    _generate(faulty, "--hands", "50", "--seed", "3", "--faults", "1")
+    result = runner.invoke(app, ["check", str(faulty)])
+    assert result.exit_code == 1
+    first = result.stdout.splitlines()[1]
+    assert first.startswith(("  error ", "  warning "))
+    assert "[R" in first
+
+
+def test_generate_options_shape_the_hands(tmp_path: Path) -> None:
+    log = tmp_path / "plo.jsonl"
+    _generate(
+        log,
+        "--hands",
+        "100",
+        "--variant",
+        "courchevel",
+        "--betting",
+        "no-limit",
+        "--players",
+        "3-4",
+    )
+    hands = [h for h in read_jsonl(log) if isinstance(h, HandRecord)]
+    assert len(hands) == 100
+    assert {h.game.variant for h in hands} == {"courchevel"}
+    assert {h.game.betting for h in hands} == {"no-limit"}
+    assert {len(h.seats) for h in hands} <= {3, 4}
+
+
+def test_generate_refuses_bad_options(tmp_path: Path) -> None:
+    out = str(tmp_path / "x.jsonl")
+    for args in (
+        ["--variant", "stud"],
+        ["--players", "1-3"],
+        ["--players", "many"],
+        ["--variant", "courchevel", "--hole-cards", "4"],
+        ["--faults", "2"],
+    ):
+        result = runner.invoke(app, ["generate", "--hands", "5", "-o", out, *args])
+        assert result.exit_code == 2, (args, result.stdout)
+
+
+def test_check_reads_directories_and_reports_rejects(tmp_path: Path) -> None:
+    (tmp_path / "notes.md").write_text("not a hand log")
+    (tmp_path / "bad.jsonl").write_text('{"hand_id": 1}\n')
+    _generate(tmp_path / "good.jsonl", "--hands", "5", "--seed", "1")
+    result = runner.invoke(app, ["check", str(tmp_path)])
+    assert result.exit_code == 1
+    assert "bad.jsonl:1 rejected schema-violation" in result.stdout
+    assert "notes.md" not in result.stdout
+    assert "checked 5 hands (5 ok), 1 rejected" in result.stderr
+
+
+def test_check_unknown_rules_is_a_usage_error(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["check", "x.jsonl", "--rules", "house-of-cards"])
+    assert result.exit_code == 2
+    assert "unknown rule set" in result.stderr
