@@ -13,13 +13,16 @@ from pipeline.violations import Code
 
 
 def bet(run: Run, seq: int, action: Action) -> None:
+    """Judge one fold, check, call, bet or raise by the legal range, then apply it."""
     state = run.state
-    i = seat_index(run, seq, action)
+    i = run.index.get(action.seat)  # type: ignore[arg-type]
+    if i is None:
+        i = seat_index(run, seq, action)
     seat = run.seats[i]
     kind = action.type
-    pot_before = state.pot
+    pot_before = state.pot_before_round + state.street_total
     stack_before = state.stack[i]
-    if state.hand_over or state.street is Street.SHOWDOWN:
+    if state.live <= 1 or state.street is Street.SHOWDOWN:
         run.flag(Code.ACTION_AFTER_HAND_END, f"{kind} after the hand was over", seq=seq, seat=seat)
     legal = state.legal()
     if legal is None or legal.actor != i:
@@ -49,8 +52,10 @@ def bet(run: Run, seq: int, action: Action) -> None:
         if state.street is Street.RIVER:
             run.river_aggressor = i
         run.last_aggressor = i
-    if kind in (ActionType.CALL, ActionType.BET, ActionType.RAISE):
-        check_all_in_flag(run, seq, action, state.stack[i] == 0)
+    if kind is not ActionType.FOLD and kind is not ActionType.CHECK:
+        all_in = state.stack[i] == 0
+        if action.all_in is not all_in:
+            check_all_in_flag(run, seq, action, all_in)
     _record_bet_step(run, seq, action, legal, pot_before, stack_before, to)
     after_action(run, seq)
 
@@ -195,24 +200,24 @@ def _record_bet_step(
     stack_before: int,
     to: int | None,
 ) -> None:
-    can_size = legal.can_raise
+    state = run.state
     i = run.index[action.seat or 0]
-    moved = stack_before - run.state.stack[i]
+    moved = stack_before - state.stack[i]
+    sized = legal.can_raise
     run.steps.append(
         Step(
-            seq=seq,
-            street=run.state.street,
-            seat=action.seat,
-            type=action.type,
-            amount=moved if moved else None,
-            to=to,
-            pot_before=pot_before,
-            stack_before=stack_before,
-            to_call=legal.call,
-            min_to=legal.min_to if can_size else None,
-            max_to=legal.max_to if can_size else None,
-            all_in=run.state.all_in[i],
-            codes=tuple(run.step_codes),
+            seq,
+            state.street,
+            action.seat,
+            action.type,
+            moved if moved else None,
+            to,
+            pot_before,
+            stack_before,
+            legal.call,
+            legal.min_to if sized else None,
+            legal.max_to if sized else None,
+            state.all_in[i],
         )
     )
 
@@ -220,14 +225,15 @@ def _record_bet_step(
 def after_action(run: Run, seq: int) -> None:
     """Return an uncalled bet when the round or hand just ended; move to showdown."""
     state = run.state
-    if state.hand_over or state.round_closed:
-        collect_uncalled(run, seq)
-        if not state.hand_over and state.street is Street.RIVER and len(run.shared_board) >= 5:
+    if state.live > 1 and state.next_actor() is not None:
+        return
+    collect_uncalled(run, seq)
+    if state.live > 1:
+        if state.street is Street.RIVER and len(run.shared_board) >= 5:
             state.start_street(Street.SHOWDOWN)
-        if not state.hand_over and sum(1 for i in range(state.n) if state.can_act(i)) <= 1:
-            run.all_in_showdown = run.all_in_showdown or any(
-                state.all_in[i] and not state.folded[i] for i in range(state.n)
-            )
+        if state.able <= 1 and not run.all_in_showdown:
+            all_in, folded = state.all_in, state.folded
+            run.all_in_showdown = any(all_in[i] and not folded[i] for i in range(state.n))
 
 
 def collect_uncalled(run: Run, seq: int) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from pipeline.model import (
     Action,
@@ -25,16 +26,12 @@ FATAL = frozenset(
 )
 
 
-_STREET_SIZES = (3, 1, 1)
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
+class Step(NamedTuple):
     """One recorded action with the state before it and the legal range it was judged by.
 
     ``pot_before`` counts every chip in the middle; ``to_call``, ``min_to`` and
     ``max_to`` are set for betting actions (totals for the street). ``codes`` lists
-    the violations found at this action.
+    the violations found at this action. (A named tuple: one is made per action.)
     """
 
     seq: int
@@ -67,7 +64,6 @@ class Run:
     state: BettingState
     violations: list[Violation] = field(default_factory=list)
     steps: list[Step] = field(default_factory=list)
-    step_codes: list[Code] = field(default_factory=list)
     posts_open: bool = True
     sb_index: int = 0
     bb_index: int = 1
@@ -108,8 +104,6 @@ class Run:
                 code, message, seq=seq, seat=seat, expected=expected, actual=actual, rule=rule
             )
         )
-        if seq is not None:
-            self.step_codes.append(code)
         if code in FATAL:
             raise Stop
 

@@ -27,7 +27,9 @@ def deal_order(n_players: int, hole_cards: int) -> list[list[int]]:
 
 
 def _same(dealt: tuple[int, ...], expected: tuple[int, ...]) -> bool:
-    if len(dealt) != len(expected):
+    if dealt == expected:
+        return True
+    if len(dealt) != len(expected) or UNKNOWN not in dealt:
         return False
     return all(d in (UNKNOWN, e) for d, e in zip(dealt, expected, strict=True))
 
@@ -37,7 +39,6 @@ def check_deck_order(hand: HandRecord, seats: list[int]) -> list[tuple[int, int 
     deck = hand.deck or ()
     n = len(seats)
     k = hand.game.hole_cards
-    positions = deal_order(n, k)
     index = {seat: i for i, seat in enumerate(seats)}
     problems: list[tuple[int, int | None, str]] = []
     courchevel = hand.game.variant.is_courchevel
@@ -48,8 +49,8 @@ def check_deck_order(hand: HandRecord, seats: list[int]) -> list[tuple[int, int 
     shared_end = pointer
     for seq, action in enumerate(hand.actions):
         if action.type is ActionType.DEAL and action.seat in index:
-            wanted = positions[index[action.seat]]
-            expected = tuple(deck[p] for p in wanted if p < len(deck))
+            first = index[action.seat]
+            expected = tuple(deck[first : first + n * k : n])
             cards = action.cards or ()
             if not _same(cards, expected):
                 problems.append(

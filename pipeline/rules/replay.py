@@ -115,8 +115,7 @@ def replay(hand: HandRecord, rules: RuleSet = STANDARD) -> Replay:
 def _step(run: Run, seq: int, action: Action) -> None:
     kind = action.type
     state = run.state
-    run.step_codes = []
-    pot_before = state.pot
+    pot_before = state.pot_before_round + state.street_total
     if kind is ActionType.POST:
         post(run, seq, action)
     elif kind is ActionType.DEAL:
@@ -136,17 +135,7 @@ def _step(run: Run, seq: int, action: Action) -> None:
         else:
             show(run, seq, action)
     run.steps.append(
-        Step(
-            seq=seq,
-            street=state.street,
-            seat=action.seat,
-            type=kind,
-            amount=action.amount,
-            to=action.to,
-            pot_before=pot_before,
-            stack_before=None,
-            codes=tuple(run.step_codes),
-        )
+        Step(seq, state.street, action.seat, kind, action.amount, action.to, pot_before, None)
     )
 
 
@@ -156,18 +145,9 @@ def _flush_step(run: Run) -> None:
     if seq is None or any(step.seq == seq for step in run.steps):
         return
     action = run.hand.actions[seq]
+    state = run.state
     run.steps.append(
-        Step(
-            seq=seq,
-            street=run.state.street,
-            seat=action.seat,
-            type=action.type,
-            amount=action.amount,
-            to=action.to,
-            pot_before=run.state.pot,
-            stack_before=None,
-            codes=tuple(run.step_codes),
-        )
+        Step(seq, state.street, action.seat, action.type, action.amount, action.to, state.pot, None)
     )
 
 
@@ -207,31 +187,14 @@ def _result(run: Run, fatal: bool) -> Replay:
 
 def _attach_codes(run: Run) -> tuple[Step, ...]:
     """Make each step list every violation found at its action (end checks included)."""
+    steps = run.steps
+    if not run.violations:
+        return tuple(steps)
     by_seq: dict[int, list[Code]] = {}
     for v in run.violations:
         if v.seq is not None:
             by_seq.setdefault(v.seq, []).append(v.code)
-    steps = sorted(run.steps, key=lambda s: s.seq)
-    out = []
-    for step in steps:
-        codes = tuple(by_seq.get(step.seq, ()))
-        out.append(step if codes == step.codes else _with_codes(step, codes))
-    return tuple(out)
-
-
-def _with_codes(step: Step, codes: tuple[Code, ...]) -> Step:
-    return Step(
-        seq=step.seq,
-        street=step.street,
-        seat=step.seat,
-        type=step.type,
-        amount=step.amount,
-        to=step.to,
-        pot_before=step.pot_before,
-        stack_before=step.stack_before,
-        to_call=step.to_call,
-        min_to=step.min_to,
-        max_to=step.max_to,
-        all_in=step.all_in,
-        codes=codes,
+    return tuple(
+        step._replace(codes=tuple(by_seq[step.seq])) if step.seq in by_seq else step
+        for step in sorted(steps, key=lambda s: s.seq)
     )

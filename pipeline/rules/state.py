@@ -19,8 +19,8 @@ All money is in units of the hand's scale. Pot-limit arithmetic (RULES.md ``R5.p
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import IntEnum
+from typing import NamedTuple
 
 from pipeline.model import Betting
 from pipeline.rules.rulesets import STANDARD, RuleSet
@@ -44,8 +44,7 @@ class Street(IntEnum):
         return self.name.lower()
 
 
-@dataclass(frozen=True, slots=True)
-class Legal:
+class Legal(NamedTuple):
     """What the player to act may do now; all amounts are totals for the street.
 
     ``call`` is the chips a call adds (already capped at the stack); ``can_check`` when
@@ -53,6 +52,7 @@ class Legal:
     any total from ``min_to`` to ``max_to`` (fixed limit: ``min_to == max_to``); an all-in
     for less than ``min_to`` is always allowed when ``can_raise``. ``all_in_to`` is the
     actor's total if they put in every chip. ``closed_by`` says why no raise is allowed.
+    (An immutable named tuple: it is made before every action, so it must be cheap.)
     """
 
     actor: int
@@ -71,10 +71,13 @@ class BettingState:
 
     ``bet[i]`` is player ``i``'s live chips on the current street; ``invested[i]`` all
     chips they put in this hand (dead money and antes included, uncalled returns taken
-    back); ``pot_before_round`` the pot from earlier streets plus dead money.
+    back); ``pot_before_round`` the pot from earlier streets plus dead money. Counts of
+    players still in the hand and still able to act are kept up to date, so the
+    questions asked before every action cost no scan of the table.
     """
 
     __slots__ = (
+        "able",
         "acted_level",
         "aggressor",
         "all_in",
@@ -86,18 +89,22 @@ class BettingState:
         "folded",
         "full_level",
         "invested",
+        "is_limit",
         "last_actor",
         "last_full_raise",
         "limit_size",
+        "live",
         "n",
         "needs",
         "pot_before_round",
+        "pot_limit",
         "raises",
         "round_start_players",
         "rules",
         "small_bet",
         "stack",
         "street",
+        "street_total",
     )
 
     def __init__(
@@ -121,11 +128,16 @@ class BettingState:
         self.bet = [0] * n
         self.invested = [0] * n
         self.folded = [False] * n
-        self.all_in = [False] * n
+        self.all_in = [s <= 0 for s in stacks]
+        self.live = n
+        self.able = n - sum(self.all_in)
         self.needs = [False] * n
         self.acted_level: list[int | None] = [None] * n
         self.pot_before_round = 0
+        self.street_total = 0
         self.street = Street.PREFLOP
+        self.is_limit = betting is Betting.FIXED_LIMIT
+        self.pot_limit = betting in (Betting.POT_LIMIT, Betting.PL_PREFLOP_NL_POSTFLOP)
         self.current_bet = 0
         self.last_full_raise = big_blind
         self.full_level = 0
@@ -140,7 +152,7 @@ class BettingState:
     @property
     def pot(self) -> int:
         """Return every chip in the middle: earlier streets, dead money and live bets."""
-        return self.pot_before_round + sum(self.bet)
+        return self.pot_before_round + self.street_total
 
     def in_hand(self) -> list[int]:
         """Return the indices of players who have not folded."""
@@ -153,7 +165,7 @@ class BettingState:
     @property
     def hand_over(self) -> bool:
         """Tell whether one player is left: the hand is won uncontested."""
-        return sum(1 for f in self.folded if not f) <= 1
+        return self.live <= 1
 
     @property
     def round_closed(self) -> bool:
@@ -162,28 +174,18 @@ class BettingState:
 
     def next_actor(self) -> int | None:
         """Return the index of the player to act, or ``None`` when the round is closed."""
-        if self.hand_over:
+        if self.live <= 1 or not self.able:
             return None
+        needs = self.needs
         n = self.n
-        start = self.last_actor + 1
-        for k in range(n):
-            i = (start + k) % n
-            if self.needs[i] and not self.folded[i] and not self.all_in[i]:
+        i = self.last_actor
+        for _ in range(n):
+            i += 1
+            if i == n:
+                i = 0
+            if needs[i]:
                 return i
         return None
-
-    def _structure_is_limit(self) -> bool:
-        return self.betting is Betting.FIXED_LIMIT
-
-    @property
-    def pot_limit(self) -> bool:
-        """Tell whether the current street is played pot limit."""
-        return self._structure_is_pot_limit()
-
-    def _structure_is_pot_limit(self) -> bool:
-        return self.betting is Betting.POT_LIMIT or (
-            self.betting is Betting.PL_PREFLOP_NL_POSTFLOP and self.street is Street.PREFLOP
-        )
 
     def _capped(self) -> bool:
         if self.raises < 1 + self.rules.limit_raises:
@@ -192,7 +194,7 @@ class BettingState:
         if policy == "uncapped-if-two-at-round-start":
             return self.round_start_players > 2
         if policy == "uncapped-when-two-remain":
-            return len(self.in_hand()) > 2
+            return self.live > 2
         return True
 
     def legal(self) -> Legal | None:
@@ -206,46 +208,53 @@ class BettingState:
         """Return what player ``i`` could do if it were their turn now."""
         stack = self.stack[i]
         mine = self.bet[i]
-        owed = max(self.current_bet - mine, 0)
-        call = min(owed, stack)
+        current = self.current_bet
+        owed = current - mine if current > mine else 0
+        call = owed if owed < stack else stack
         all_in_to = mine + stack
-        can_bet = self.current_bet == 0
+        can_bet = current == 0
         closed_by: Code | None = None
         can_raise = stack > owed
-        if can_raise and not any(self.can_act(j) for j in range(self.n) if j != i):
+        if can_raise and self.able - (0 if self.folded[i] or self.all_in[i] else 1) <= 0:
             can_raise, closed_by = False, Code.RAISE_NOT_REOPENED  # nobody left to call it
-        if self._structure_is_limit():
+        if self.is_limit:
             min_to = max_to = self.full_level + self.limit_size
             if can_raise and self._capped():
                 can_raise, closed_by = False, Code.RAISE_CAP_EXCEEDED
         else:
-            min_to = self.big_blind if can_bet else self.current_bet + self.last_full_raise
-            if self._structure_is_pot_limit():
-                max_to = self.current_bet + self.pot + owed
+            min_to = self.big_blind if can_bet else current + self.last_full_raise
+            if self.pot_limit:
+                max_to = current + self.pot_before_round + self.street_total + owed
             else:
                 max_to = all_in_to
-        if can_raise and not self._reopened_for(i):
-            can_raise, closed_by = False, Code.RAISE_NOT_REOPENED
-        max_to = min(max_to, all_in_to)
-        return Legal(
-            actor=i,
-            call=call,
-            can_check=owed == 0,
-            can_bet=can_bet,
-            can_raise=can_raise,
-            min_to=min_to,
-            max_to=max_to,
-            all_in_to=all_in_to,
-            closed_by=closed_by,
-        )
+        if can_raise:
+            level = self.acted_level[i]
+            if level is not None and not (
+                self.full_level > level
+                if self.is_limit
+                else current - level >= self.last_full_raise
+            ):
+                can_raise, closed_by = False, Code.RAISE_NOT_REOPENED
+        if max_to > all_in_to:
+            max_to = all_in_to
+        return Legal(i, call, owed == 0, can_bet, can_raise, min_to, max_to, all_in_to, closed_by)
 
-    def _reopened_for(self, i: int) -> bool:
-        level = self.acted_level[i]
-        if level is None:
-            return True
-        if self._structure_is_limit():
-            return self.full_level > level
-        return self.current_bet - level >= self.last_full_raise
+    # ------------------------------------------------------------------ chips
+
+    def _went_all_in(self, i: int) -> None:
+        if not self.all_in[i]:
+            self.all_in[i] = True
+            self.needs[i] = False
+            if not self.folded[i]:
+                self.able -= 1
+
+    def _put(self, i: int, amount: int) -> None:
+        self.stack[i] -= amount
+        self.bet[i] += amount
+        self.invested[i] += amount
+        self.street_total += amount
+        if self.stack[i] <= 0:
+            self._went_all_in(i)
 
     # ------------------------------------------------------------------ forced bets
 
@@ -255,14 +264,14 @@ class BettingState:
         Live chips count toward the player's bet on the first round; dead chips go
         straight to the pot. A player whose stack is emptied is all-in.
         """
+        if live:
+            self._put(i, amount)
+            return
         self.stack[i] -= amount
         self.invested[i] += amount
-        if live:
-            self.bet[i] += amount
-        else:
-            self.pot_before_round += amount
+        self.pot_before_round += amount
         if self.stack[i] <= 0:
-            self.all_in[i] = True
+            self._went_all_in(i)
 
     def start_preflop(self, *, first: int, opening_bet: int | None = None) -> None:
         """Open the first round after the posts; ``first`` is the index of the first to act.
@@ -277,20 +286,23 @@ class BettingState:
         self.raises = 1  # the big blind counts as the bet
         self.limit_size = self.small_bet
         self.street = Street.PREFLOP
+        self.pot_limit = self.betting in (Betting.POT_LIMIT, Betting.PL_PREFLOP_NL_POSTFLOP)
         self._open_round(first)
 
     def _open_round(self, first: int) -> None:
         n = self.n
+        folded, all_in = self.folded, self.all_in
         self.acted_level = [None] * n
-        self.needs = [self.can_act(i) for i in range(n)]
-        self.round_start_players = len(self.in_hand())
+        self.needs = [not folded[i] and not all_in[i] for i in range(n)]
+        self.round_start_players = self.live
         self.last_actor = (first - 1) % n
         self.aggressor = -1
         self._settle_lone_player()
 
     def start_street(self, street: Street) -> None:
         """Move the live bets into the pot and open a later round (first to act: index 0 on)."""
-        self.pot_before_round += sum(self.bet)
+        self.pot_before_round += self.street_total
+        self.street_total = 0
         self.bet = [0] * self.n
         self.street = street
         self.current_bet = 0
@@ -298,6 +310,7 @@ class BettingState:
         self.full_level = 0
         self.raises = 0
         self.limit_size = self.small_bet if street <= Street.FLOP else self.big_bet
+        self.pot_limit = self.betting is Betting.POT_LIMIT
         if street < Street.SHOWDOWN:
             self._open_round(0)
         else:
@@ -307,24 +320,30 @@ class BettingState:
 
     def _acted(self, i: int) -> None:
         self.needs[i] = False
-        self.acted_level[i] = self.full_level if self._structure_is_limit() else self.current_bet
+        self.acted_level[i] = self.full_level if self.is_limit else self.current_bet
         self.last_actor = i
-        self._settle_lone_player()
+        if self.able == 1:
+            self._settle_lone_player()
 
     def _settle_lone_player(self) -> None:
         """With one player left who can act, they act only if they owe chips to an all-in."""
-        able = [j for j in range(self.n) if self.can_act(j)]
-        if len(able) == 1:
-            i = able[0]
-            top = max(
-                (self.bet[j] for j in range(self.n) if j != i and not self.folded[j]), default=0
-            )
-            if top <= self.bet[i]:
-                self.needs[i] = False
+        if self.able != 1:
+            if not self.able:
+                self.needs = [False] * self.n
+            return
+        folded, all_in, bet = self.folded, self.all_in, self.bet
+        i = next(j for j in range(self.n) if not folded[j] and not all_in[j])
+        top = max((bet[j] for j in range(self.n) if j != i and not folded[j]), default=0)
+        if top <= bet[i]:
+            self.needs[i] = False
 
     def fold(self, i: int) -> None:
         """Player ``i`` folds: their chips stay in the pot."""
-        self.folded[i] = True
+        if not self.folded[i]:
+            self.folded[i] = True
+            self.live -= 1
+            if not self.all_in[i]:
+                self.able -= 1
         self._acted(i)
 
     def check(self, i: int) -> None:
@@ -344,8 +363,7 @@ class BettingState:
         the next one and reopens the betting; a smaller all-in does neither.
         """
         self._put(i, to - self.bet[i])
-        increase = to - self.current_bet
-        if self._structure_is_limit():
+        if self.is_limit:
             over_full = to - self.full_level
             full = over_full >= self.limit_size or (
                 self.rules.limit_half_bet_reopens and 2 * over_full >= self.limit_size
@@ -354,23 +372,17 @@ class BettingState:
                 self.full_level = to
                 self.raises += 1
         else:
-            full = increase >= self.last_full_raise
-            if full:
+            increase = to - self.current_bet
+            if increase >= self.last_full_raise:
                 self.last_full_raise = increase
         if to > self.current_bet:
             self.current_bet = to
+            folded, all_in, needs = self.folded, self.all_in, self.needs
             for j in range(self.n):
-                if j != i and self.can_act(j):
-                    self.needs[j] = True
+                if j != i and not folded[j] and not all_in[j]:
+                    needs[j] = True
         self.aggressor = i
         self._acted(i)
-
-    def _put(self, i: int, amount: int) -> None:
-        self.stack[i] -= amount
-        self.bet[i] += amount
-        self.invested[i] += amount
-        if self.stack[i] <= 0:
-            self.all_in[i] = True
 
     def uncalled(self) -> tuple[int, int] | None:
         """Return ``(index, amount)`` of the unmatched part of the highest bet, if any.
@@ -378,23 +390,31 @@ class BettingState:
         The top bettor gets back what nobody else (folded players included) put in on
         this street. Nothing is returned until the round is closed or the hand is over.
         """
-        if not self.hand_over and not self.round_closed:
+        if self.live > 1 and self.next_actor() is not None:
             return None
-        top = max(self.bet)
+        bet = self.bet
+        top = max(bet)
         if top == 0:
             return None
-        leaders = [i for i in range(self.n) if self.bet[i] == top]
-        if len(leaders) > 1:
+        leader = bet.index(top)
+        second = 0
+        for j, b in enumerate(bet):
+            if j != leader and b > second:
+                second = b
+        if second == top:
             return None
-        second = max((self.bet[j] for j in range(self.n) if j != leaders[0]), default=0)
-        return leaders[0], top - second
+        return leader, top - second
 
     def return_uncalled(self, i: int, amount: int) -> None:
         """Give ``amount`` of player ``i``'s bet back to them."""
         self.bet[i] -= amount
         self.stack[i] += amount
         self.invested[i] -= amount
-        self.all_in[i] = self.stack[i] <= 0
+        self.street_total -= amount
+        if self.all_in[i] and self.stack[i] > 0:
+            self.all_in[i] = False
+            if not self.folded[i]:
+                self.able += 1
 
 
 def legal_actions(state: BettingState) -> Legal | None:
