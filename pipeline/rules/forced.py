@@ -127,10 +127,13 @@ def post(run: Run, seq: int, action: Action) -> None:
         run.small_posted = True
     elif blind is Blind.BIG:
         expected = game.big_blind
-        if i == run.sb_index and run.small_posted:
+        blind_seat = (i == run.sb_index and run.small_posted) or any(
+            j == i for _, j in run.big_posts
+        )
+        if blind_seat:
             run.flag(
                 Code.BLIND_WRONG_SEAT,
-                "the small blind may not also post a big blind to enter",
+                f"seat {seat} already posted a blind and may not post a big blind to enter",
                 seq=seq,
                 seat=seat,
                 rule="R2.post-to-enter",
