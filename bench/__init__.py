@@ -1,0 +1,1 @@
+"""Benchmarks: run one with ``.venv/bin/python -m bench.<name>``."""
