@@ -71,7 +71,8 @@ class BettingState:
 
     ``bet[i]`` is player ``i``'s live chips on the current street; ``invested[i]`` all
     chips they put in this hand (dead money and antes included, uncalled returns taken
-    back); ``pot_before_round`` the pot from earlier streets plus dead money. Counts of
+    back), of which ``dead[i]`` went straight to the pot (antes, dead blinds);
+    ``pot_before_round`` the pot from earlier streets plus dead money. Counts of
     players still in the hand and still able to act are kept up to date, so the
     questions asked before every action cost no scan of the table.
     """
@@ -86,6 +87,7 @@ class BettingState:
         "big_bet",
         "big_blind",
         "current_bet",
+        "dead",
         "folded",
         "full_level",
         "invested",
@@ -127,6 +129,7 @@ class BettingState:
         self.stack = list(stacks)
         self.bet = [0] * n
         self.invested = [0] * n
+        self.dead = [0] * n
         self.folded = [False] * n
         self.all_in = [s <= 0 for s in stacks]
         self.live = n
@@ -214,9 +217,9 @@ class BettingState:
         all_in_to = mine + stack
         can_bet = current == 0
         closed_by: Code | None = None
-        can_raise = stack > owed
-        if can_raise and self.able - (0 if self.folded[i] or self.all_in[i] else 1) <= 0:
-            can_raise, closed_by = False, Code.RAISE_NOT_REOPENED  # nobody left to call it
+        can_raise = stack > owed and self._someone_can_call_a_raise(i)
+        if not can_raise and stack > owed:
+            closed_by = Code.RAISE_NOT_REOPENED  # nobody left who could call more
         if self.is_limit:
             min_to = max_to = self.full_level + self.limit_size
             if can_raise and self._capped():
@@ -238,6 +241,17 @@ class BettingState:
         if max_to > all_in_to:
             max_to = all_in_to
         return Legal(i, call, owed == 0, can_bet, can_raise, min_to, max_to, all_in_to, closed_by)
+
+    def _someone_can_call_a_raise(self, i: int) -> bool:
+        """Tell whether another player still acting could put in more than the current bet."""
+        if self.able - (0 if self.folded[i] or self.all_in[i] else 1) <= 0:
+            return False
+        current = self.current_bet
+        folded, all_in, stack, bet = self.folded, self.all_in, self.stack, self.bet
+        return any(
+            j != i and not folded[j] and not all_in[j] and stack[j] + bet[j] > current
+            for j in range(self.n)
+        )
 
     # ------------------------------------------------------------------ chips
 
@@ -269,6 +283,7 @@ class BettingState:
             return
         self.stack[i] -= amount
         self.invested[i] += amount
+        self.dead[i] += amount
         self.pot_before_round += amount
         if self.stack[i] <= 0:
             self._went_all_in(i)
