@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.formats import HAND_LOG_SUFFIXES, read_hands
 from pipeline.formats.jsonl import read_jsonl_stream
-from pipeline.model import HandRecord
+from pipeline.model import HandRecord, Status
 from pipeline.rules import STANDARD, Replay, RuleSet, replay
+from pipeline.settle import Settlement, settle_many
 from pipeline.violations import Reject, Severity, Violation
 
 __all__ = ["CheckSummary", "Judged", "check_paths", "discover", "violation_record"]
@@ -23,15 +24,29 @@ __all__ = ["CheckSummary", "Judged", "check_paths", "discover", "violation_recor
 
 @dataclass(frozen=True, slots=True)
 class Judged:
-    """One hand and its replay."""
+    """One hand, its replay and its settlement."""
 
     hand: HandRecord
     replay: Replay
+    settlement: Settlement
+
+    @property
+    def violations(self) -> tuple[Violation, ...]:
+        """Return every violation: the replay's, then the settlement's."""
+        return self.replay.violations + self.settlement.violations
+
+    @property
+    def status(self) -> Status:
+        """Return the hand's status, counting settlement errors too."""
+        status = self.replay.status
+        if status is Status.OK and self.settlement.errors:
+            return Status.VIOLATIONS
+        return status
 
     @property
     def has_errors(self) -> bool:
         """Tell whether any violation of this hand is an error."""
-        return any(v.severity is Severity.ERROR for v in self.replay.violations)
+        return any(v.severity is Severity.ERROR for v in self.violations)
 
 
 @dataclass(slots=True)
@@ -51,9 +66,9 @@ class CheckSummary:
             self.by_code[item.code.value] += 1
             return
         self.hands += 1
-        self.by_status[item.replay.status.value] += 1
+        self.by_status[item.status.value] += 1
         self.hands_with_errors += item.has_errors
-        for v in item.replay.violations:
+        for v in item.violations:
             self.by_code[v.code.value] += 1
 
 
@@ -77,9 +92,14 @@ def check_paths(
     *,
     rules: RuleSet = STANDARD,
     input_format: str | None = None,
-    on_item: Callable[[Judged | Reject], None] | None = None,
+    chunk: int = 512,
 ) -> Iterator[Judged | Reject]:
-    """Read every hand of the inputs, replay it under ``rules``, and yield the verdicts."""
+    """Read every hand of the inputs, replay and settle it under ``rules``, yield verdicts.
+
+    Verdicts come in input order; hands are settled ``chunk`` at a time so that their
+    showdowns are evaluated in one batch.
+    """
+    pending: list[HandRecord | Reject] = []
     for name in discover(inputs):
         items = (
             read_jsonl_stream(sys.stdin.buffer, "<stdin>")
@@ -87,12 +107,23 @@ def check_paths(
             else read_hands(name, input_format=input_format)
         )
         for item in items:
-            verdict: Judged | Reject = (
-                item if isinstance(item, Reject) else Judged(item, replay(item, rules))
-            )
-            if on_item is not None:
-                on_item(verdict)
-            yield verdict
+            pending.append(item)
+            if len(pending) >= chunk:
+                yield from _judge(pending, rules)
+                pending = []
+    yield from _judge(pending, rules)
+
+
+def _judge(items: list[HandRecord | Reject], rules: RuleSet) -> Iterator[Judged | Reject]:
+    hands = [item for item in items if isinstance(item, HandRecord)]
+    replays = [replay(hand, rules) for hand in hands]
+    settled = iter(zip(hands, replays, settle_many(replays, rules), strict=True))
+    for item in items:
+        if isinstance(item, Reject):
+            yield item
+        else:
+            hand, judged, settlement = next(settled)
+            yield Judged(hand, judged, settlement)
 
 
 def violation_record(v: Violation) -> dict[str, object]:

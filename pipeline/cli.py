@@ -155,7 +155,8 @@ def _reject_record(r: Reject) -> dict[str, object]:
 
 def _print_judged(item: Judged, fmt: str, show_all: bool) -> None:
     judged = item.replay
-    if not judged.violations and not show_all:
+    violations = item.violations
+    if not violations and not show_all:
         return
     hand = item.hand
     if fmt == "json":
@@ -165,14 +166,15 @@ def _print_judged(item: Judged, fmt: str, show_all: bool) -> None:
             "site": hand.site,
             "source": hand.source,
             "line": hand.line,
-            "status": judged.status.value,
+            "status": item.status.value,
             "rules": judged.rules.label,
-            "violations": [violation_record(v) for v in judged.violations],
+            "payouts_match": item.settlement.payouts_match,
+            "violations": [violation_record(v) for v in violations],
         }
         typer.echo(json.dumps(row, ensure_ascii=False))
         return
-    typer.echo(f"{hand.source}:{hand.line} {hand.hand_id} {judged.status.value}")
-    for v in judged.violations:
+    typer.echo(f"{hand.source}:{hand.line} {hand.hand_id} {item.status.value}")
+    for v in violations:
         where = f"action {v.seq}" if v.seq is not None else "hand"
         seat = f" seat {v.seat}" if v.seat is not None else ""
         detail = ""

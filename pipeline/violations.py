@@ -71,6 +71,7 @@ class Code(StrEnum):
     ALL_IN_FLAG_MISMATCH = "all-in-flag-mismatch"
     # result
     PAYOUT_MISMATCH = "payout-mismatch"
+    POT_MISMATCH = "pot-mismatch"
     RAKE_MISMATCH = "rake-mismatch"
     CHIPS_NOT_CONSERVED = "chips-not-conserved"
     UNCALLED_BET_MISMATCH = "uncalled-bet-mismatch"
@@ -129,6 +130,7 @@ _RULE: dict[Code, str] = {
     Code.EXCEEDS_STACK: "R9.exact",
     Code.ALL_IN_FLAG_MISMATCH: "R5.all-in",
     Code.PAYOUT_MISMATCH: "R8.best-hand",
+    Code.POT_MISMATCH: "R8.side-pots",
     Code.RAKE_MISMATCH: "R9.conservation",
     Code.CHIPS_NOT_CONSERVED: "R9.conservation",
     Code.UNCALLED_BET_MISMATCH: "R4.uncalled",

@@ -12,6 +12,7 @@ from pipeline.cli import app
 from pipeline.formats.jsonl import read_jsonl
 from pipeline.model import HandRecord
 from pipeline.rules import replay
+from pipeline.settle import settle
 
 runner = CliRunner()
 
@@ -57,9 +58,15 @@ def test_check_json_objects_equal_the_library_records(tmp_path: Path) -> None:
     assert [r["hand_id"] for r in rows] == [h.hand_id for h in hands]
     for row, hand in zip(rows, hands, strict=True):
         judged = replay(hand)
-        assert row["violations"] == [violation_record(v) for v in judged.violations]
-        assert row["status"] == judged.status.value
+        settled = settle(judged)
+        everything = judged.violations + settled.violations
+        assert row["violations"] == [violation_record(v) for v in everything]
+        assert row["payouts_match"] == settled.payouts_match
         assert row["rules"] == "standard-2026.1"
+        if judged.status.value == "ok" and settled.errors:
+            assert row["status"] == "violations"
+        else:
+            assert row["status"] == judged.status.value
 
 
 def test_check_of_clean_hands_exits_0_and_text_names_code_action_and_rule(tmp_path: Path) -> None:

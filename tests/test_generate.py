@@ -99,10 +99,14 @@ def test_faults_are_injected_at_the_requested_rate_and_each_is_one_code() -> Non
 
 def _hands_by_injected_code(count: int, seed: int) -> dict[Code, list[HandRecord]]:
     found: dict[Code, list[HandRecord]] = defaultdict(list)
+    clean = 0
     for hand in generate_hands(count, seed=seed, faults=1.0):
         injected = _injected(hand)
-        assert injected is not None
+        if injected is None:  # a payout fault with no room in the hand (nothing collected)
+            clean += 1
+            continue
         found[injected[0]].append(hand)
+    assert clean < count * 0.05
     return found
 
 

@@ -25,6 +25,7 @@ from pipeline.generate.faults import (
     choose_fault,
     mark,
 )
+from pipeline.generate.results import PAYOUT_FAULTS, RakePolicy, record_results
 from pipeline.model import (
     Action,
     ActionType,
@@ -45,6 +46,7 @@ __all__ = ["GameChoice", "generate_hands", "play_hand"]
 CASH_STAKES = ((1, 2), (2, 5), (5, 10), (10, 20), (25, 50), (50, 100), (100, 200))
 TOURNAMENT_STAKES = ((10, 20), (25, 50), (50, 100), (100, 200), (200, 400))
 START = datetime(2026, 1, 1, tzinfo=UTC)
+DEFAULT_RAKE = RakePolicy()
 MAX_PLAYERS = {4: 10, 5: 8, 6: 7}
 """The most players one deck can deal with three burns and a full board."""
 NAMES = (
@@ -95,16 +97,36 @@ def generate_hands(
     choice: GameChoice = GameChoice(),
     rules: RuleSet = STANDARD,
     faults: float = 0.0,
+    rake: RakePolicy = DEFAULT_RAKE,
+    chunk: int = 256,
 ) -> Iterator[HandRecord]:
     """Yield ``count`` hands played from ``seed`` (the same seed gives the same hands).
 
-    A fraction ``faults`` of them carries exactly one injected rule violation, recorded
-    in the hand's ``_injected`` field (see :mod:`pipeline.generate.faults`).
+    Each hand records its result (collections per pot and half, rake by ``rake``). A
+    fraction ``faults`` of them carries exactly one injected violation, recorded in the
+    hand's ``_injected`` field (see :mod:`pipeline.generate.faults`): most break a rule of
+    play, some the payout. Hands are settled ``chunk`` at a time, in one evaluator batch.
     """
     rng = random.Random(seed)
+    hands: list[HandRecord] = []
+    payouts: list[str | None] = []
     for k in range(count):
         faulty = faults > 0 and rng.random() < faults
-        yield play_hand(rng, k, choice=choice, rules=rules, id_prefix=f"GEN-{seed}", faulty=faulty)
+        payout = rng.choice(PAYOUT_FAULTS) if faulty and rng.random() < 0.2 else None
+        hands.append(
+            play_hand(
+                rng,
+                k,
+                choice=choice,
+                rules=rules,
+                id_prefix=f"GEN-{seed}",
+                faulty=faulty and payout is None,
+            )
+        )
+        payouts.append(payout)
+        if len(hands) == chunk or k == count - 1:
+            yield from record_results(hands, payouts, rng, rules=rules, rake=rake)
+            hands, payouts = [], []
 
 
 def _game(rng: random.Random, choice: GameChoice, tournament: bool) -> GameSpec:

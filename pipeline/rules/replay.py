@@ -41,7 +41,8 @@ class Replay:
     """The judged hand: status, violations, every step, and the chips when betting ended.
 
     Per-player tuples are indexed like :attr:`seats` (index 0: first seat left of the
-    button). ``invested`` is each player's chips in the pot after uncalled bets went back;
+    button). ``invested`` is each player's chips in the pot after uncalled bets went back,
+    ``dead`` the part of it that was dead money (antes, dead blinds);
     ``stacks`` what they hold before the pot is awarded. ``boards`` has one entry per
     runout (one unless the board was run more than once). ``hole_cards`` maps a seat to
     the cards the log shows for it (``UNKNOWN`` where hidden).
@@ -54,6 +55,7 @@ class Replay:
     steps: tuple[Step, ...]
     seats: tuple[int, ...]
     invested: tuple[int, ...]
+    dead: tuple[int, ...]
     stacks: tuple[int, ...]
     folded: tuple[bool, ...]
     all_in: tuple[bool, ...]
@@ -174,6 +176,7 @@ def _result(run: Run, fatal: bool) -> Replay:
         steps=steps,
         seats=tuple(run.seats),
         invested=tuple(state.invested),
+        dead=tuple(state.dead),
         stacks=tuple(state.stack),
         folded=tuple(state.folded),
         all_in=tuple(state.all_in),
