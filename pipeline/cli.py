@@ -20,7 +20,7 @@ from pipeline.check import CheckSummary, Judged, check_paths, violation_record
 from pipeline.convert import OUTPUT_FORMATS, convert
 from pipeline.formats import INPUT_FORMATS
 from pipeline.formats.jsonl import write_jsonl
-from pipeline.generate import GameChoice, generate_hands
+from pipeline.generate import GameChoice, RakePolicy, generate_hands
 from pipeline.model import Betting, Variant
 from pipeline.rules import RULE_SETS, RuleSet, UnknownRuleSet, get_rule_set
 from pipeline.violations import Reject
@@ -281,6 +281,13 @@ def generate_command(
             help="Fraction of hands given exactly one injected violation.",
         ),
     ] = 0.0,
+    rake_percent: Annotated[
+        float,
+        typer.Option("--rake-percent", min=0.0, max=100.0, help="Rake of cash pots, in percent."),
+    ] = 5.0,
+    rake_cap: Annotated[
+        int, typer.Option("--rake-cap", min=0, help="Most rake per pot, in big blinds.")
+    ] = 3,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")] = False,
 ) -> None:
     """Write realistic, reproducible synthetic hands in the hand-log format.
@@ -289,7 +296,9 @@ def generate_command(
     folds, calls, minimum and pot-size raises, all-ins, side pots, heads-up and full ring,
     short stacks, straddles and dead blinds now and then, boards run twice now and then.
     With --faults, that fraction of hands carries one injected rule violation, recorded in
-    the hand as "_injected": {"code": …, "seq": …}.
+    the hand as "_injected": {"code": …, "seq": …}. Each hand records its result as a
+    site would (collections per pot and half, rake with --rake-percent and --rake-cap,
+    none without a flop or in tournaments).
 
     Example: [bold]croupier generate --hands 1000 --variant omaha --seed 7 -o plo.jsonl[/]
     """
@@ -304,7 +313,11 @@ def generate_command(
     choice = GameChoice(
         variant=game, hole_cards=hole_cards, betting=structure, min_players=lo, max_players=hi
     )
-    stream = generate_hands(hands, seed=seed, choice=choice, faults=faults)
+    points = round(rake_percent * 100)
+    if abs(points - rake_percent * 100) > 1e-6:
+        raise typer.BadParameter("the rake percent may have at most two decimals")
+    rake = RakePolicy(basis_points=points, cap_big_blinds=rake_cap)
+    stream = generate_hands(hands, seed=seed, choice=choice, faults=faults, rake=rake)
     if output == "-":
         written = write_jsonl(stream, sys.stdout.buffer)
         sys.stdout.buffer.flush()

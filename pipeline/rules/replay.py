@@ -103,7 +103,10 @@ def replay(hand: HandRecord, rules: RuleSet = STANDARD) -> Replay:
     try:
         check_setup(run)
         for seq, action in enumerate(hand.actions):
-            _step(run, seq, action)
+            if action.type in _BETTING and not run.posts_open:
+                bet(run, seq, action)  # the common case, without the dispatch below
+            else:
+                _step(run, seq, action)
         finish(run)
     except Stop:
         fatal = True

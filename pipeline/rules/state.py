@@ -248,10 +248,10 @@ class BettingState:
             return False
         current = self.current_bet
         folded, all_in, stack, bet = self.folded, self.all_in, self.stack, self.bet
-        return any(
-            j != i and not folded[j] and not all_in[j] and stack[j] + bet[j] > current
-            for j in range(self.n)
-        )
+        for j in range(self.n):
+            if j != i and stack[j] + bet[j] > current and not folded[j] and not all_in[j]:
+                return True
+        return False
 
     # ------------------------------------------------------------------ chips
 
