@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install test check lint typecheck imports bench clean
+.PHONY: install test check lint typecheck imports bench demo clean
 
 install: $(STAMP)
 
@@ -29,9 +29,14 @@ imports: install
 
 check: lint typecheck imports test
 
+demo: install
+	$(BIN)/croupier run data/sample --out lake
+	$(BIN)/croupier query "SELECT * FROM hands_by_variant" --lake lake
+	$(BIN)/croupier query "SELECT hand_id, player, position, won, net, high_hand, low_hand FROM seats_money WHERE won <> '0.00' ORDER BY hand_id, seat LIMIT 8" --lake lake
+
 bench: install
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	$(BIN)/python -m bench
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis lake

@@ -16,7 +16,7 @@ from pipeline.formats import HAND_LOG_SUFFIXES, read_hands
 from pipeline.formats.jsonl import read_jsonl_stream
 from pipeline.model import HandRecord, Status
 from pipeline.rules import STANDARD, Replay, RuleSet, replay
-from pipeline.settle import Settlement, settle_many
+from pipeline.settle import Settlement, hand_status, settle_many
 from pipeline.violations import Reject, Severity, Violation
 
 __all__ = ["CheckSummary", "Judged", "check_paths", "discover", "violation_record"]
@@ -38,10 +38,7 @@ class Judged:
     @property
     def status(self) -> Status:
         """Return the hand's status, counting settlement errors too."""
-        status = self.replay.status
-        if status is Status.OK and self.settlement.errors:
-            return Status.VIOLATIONS
-        return status
+        return hand_status(self.replay, self.settlement)
 
     @property
     def has_errors(self) -> bool:

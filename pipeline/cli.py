@@ -6,11 +6,17 @@ line on stderr; ``--debug`` shows the traceback).
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
+import duckdb
 import typer
 from rich.console import Console
 from rich.markup import escape
@@ -21,8 +27,11 @@ from pipeline.convert import OUTPUT_FORMATS, convert
 from pipeline.formats import INPUT_FORMATS
 from pipeline.formats.jsonl import write_jsonl
 from pipeline.generate import GameChoice, RakePolicy, generate_hands
+from pipeline.lake.query import NoLake, QueryResult, run_query
+from pipeline.lake.store import LakeLocked
 from pipeline.model import Betting, Variant
 from pipeline.rules import RULE_SETS, RuleSet, UnknownRuleSet, get_rule_set
+from pipeline.run import RunReport, run_lake
 from pipeline.violations import Reject
 
 __all__ = ["app", "main"]
@@ -329,6 +338,200 @@ def generate_command(
         tmp.replace(target)
     if not quiet:
         stderr.print(f"generated {written} hands (seed {seed}, faults {faults:g})")
+
+
+@app.command("run")
+def run_command(
+    inputs: Annotated[
+        list[str],
+        typer.Argument(metavar="INPUT...", help="Hand-log files or directories; - for stdin."),
+    ],
+    out: Annotated[Path, typer.Option("--out", help="The lake folder.")] = Path("lake"),
+    workers: Annotated[
+        int | None, typer.Option("--workers", min=1, help="Processes (default: every core).")
+    ] = None,
+    rules: Annotated[
+        str, typer.Option("--rules", help=f"Rule set: {', '.join(sorted(RULE_SETS))}.")
+    ] = "standard",
+    replace: Annotated[
+        bool, typer.Option("--replace", help="Ingest inputs again, retiring their earlier rows.")
+    ] = False,
+    input_format: Annotated[
+        str | None,
+        typer.Option("--input-format", help=f"Force the input format: {', '.join(INPUT_FORMATS)}."),
+    ] = None,
+    fmt: Annotated[str, typer.Option("--format", help="Summary: table or json.")] = "table",
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress, no summary.")] = False,
+) -> None:
+    """Judge and settle every hand of the inputs and commit them to the Parquet lake.
+
+    Writes the tables hands, seats, actions, pots, awards, violations and rejects (see the
+    README), partitioned by month of play. The run's manifest entry is the commit point: a
+    crashed or interrupted run leaves the lake as it was. Inputs already ingested are
+    skipped (unless --replace); hands already in the lake are counted as duplicates.
+
+    Example: [bold]croupier run data/sample --out lake[/]
+    """
+    if fmt not in ("table", "json"):
+        raise typer.BadParameter(f"unknown format {fmt!r}; choose table or json")
+    if input_format is not None and input_format not in INPUT_FORMATS:
+        raise typer.BadParameter(f"unknown input format {input_format!r}")
+    rule_set = _rules(rules)
+    try:
+        with _progress(quiet) as on_progress:
+            report = run_lake(
+                inputs,
+                out,
+                workers=workers,
+                rules=rule_set,
+                replace=replace,
+                input_format=input_format,
+                on_progress=on_progress,
+            )
+    except LakeLocked as error:
+        raise _fail(str(error)) from None
+    if fmt == "json":
+        typer.echo(json.dumps(_report_dict(report), ensure_ascii=False))
+    elif not quiet:
+        _print_report(report)
+
+
+def _report_dict(report: RunReport) -> dict[str, object]:
+    return {
+        "run_id": report.run_id,
+        "lake": report.lake,
+        "hands": report.hands,
+        "rejects": report.rejects,
+        "duplicates": report.duplicates,
+        "skipped": report.skipped,
+        "statuses": dict(report.statuses),
+        "violations": dict(report.codes),
+        "payouts_match": dict(report.payouts),
+        "files": report.files,
+        "retired": report.retired,
+        "seconds": round(report.seconds, 3),
+        "inputs": [
+            {
+                "path": i.path,
+                "sha256": i.sha256,
+                "size": i.size,
+                "read": i.read,
+                "hands": i.hands,
+                "rejects": i.rejects,
+                "duplicates": i.duplicates,
+                "skipped": i.skipped,
+            }
+            for i in report.inputs
+        ],
+    }
+
+
+def _print_report(report: RunReport) -> None:
+    from rich.table import Table
+
+    table = Table(title=f"run {report.run_id} → {report.lake}", title_justify="left")
+    table.add_column("what")
+    table.add_column("count", justify="right")
+    rate = report.hands / report.seconds if report.seconds else 0.0
+    rows = [
+        ("hands written", report.hands),
+        ("rejected inputs", report.rejects),
+        ("duplicates", report.duplicates),
+        ("files skipped (already ingested)", len(report.skipped)),
+    ]
+    rows += [(f"status {name}", n) for name, n in sorted(report.statuses.items())]
+    rows += [(f"payouts match: {k}", n) for k, n in sorted(report.payouts.items())]
+    rows += [(f"violation {code}", n) for code, n in report.codes.most_common()]
+    for what, n in rows:
+        table.add_row(escape(what), f"{n:,}")
+    table.add_row("time", f"{report.seconds:.1f} s ({rate:,.0f} hands/s)")
+    stderr.print(table)
+
+
+@contextmanager
+def _progress(quiet: bool) -> Iterator[Callable[[str, int], None]]:
+    if quiet or not stderr.is_terminal:
+        yield lambda event, n: None
+        return
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    counts = {"file": 0, "hands": 0, "skipped": 0}
+    started = time.perf_counter()
+    with Progress(
+        SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=stderr
+    ) as bar:
+        task = bar.add_task("starting")
+
+        def update(event: str, n: int) -> None:
+            counts[event] = counts.get(event, 0) + n
+            rate = counts["hands"] / max(time.perf_counter() - started, 1e-9)
+            bar.update(
+                task,
+                description=f"files {counts['file']} (skipped {counts['skipped']}), "
+                f"hands {counts['hands']:,} ({rate:,.0f}/s)",
+            )
+
+        yield update
+
+
+@app.command("query")
+def query_command(
+    sql: Annotated[str, typer.Argument(metavar="SQL", help="One SQL statement.")],
+    lake: Annotated[Path, typer.Option("--lake", help="The lake folder.")] = Path("lake"),
+    params: Annotated[
+        list[str] | None, typer.Option("--param", "-p", help="A value for each ? in the SQL.")
+    ] = None,
+    fmt: Annotated[str, typer.Option("--format", help="table, csv or json.")] = "table",
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here.")] = None,
+) -> None:
+    """Run SQL over the lake with DuckDB: one view per table, plus the views of views.sql.
+
+    Views: hands, seats, actions, pots, awards, violations, rejects, and hands_money,
+    seats_money, hands_by_variant, violations_by_code; macros money_text(amount, scale)
+    and money(amount, scale). Values for ? placeholders come from --param, bound, never
+    pasted into the SQL.
+
+    Example: [bold]croupier query "SELECT * FROM hands_by_variant"[/]
+    """
+    if fmt not in ("table", "csv", "json"):
+        raise typer.BadParameter(f"unknown format {fmt!r}; choose table, csv or json")
+    try:
+        result = run_query(lake, sql, list(params or []))
+    except NoLake as error:
+        raise _fail(str(error)) from None
+    except duckdb.Error as error:
+        first = str(error).strip().splitlines()[0]
+        raise _fail(f"SQL: {first}", EXIT_USAGE) from None
+    text = _render(result, fmt)
+    if output is not None:
+        output.write_text(text, encoding="utf-8")
+    elif fmt == "table":
+        _print_table(result)
+    else:
+        typer.echo(text, nl=False)
+
+
+def _render(result: QueryResult, fmt: str) -> str:
+    if fmt == "json":
+        rows = [dict(zip(result.columns, row, strict=True)) for row in result.rows]
+        return json.dumps(rows, default=str, ensure_ascii=False, indent=1) + "\n"
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(result.columns)
+    writer.writerows(result.rows)
+    return buffer.getvalue()
+
+
+def _print_table(result: QueryResult) -> None:
+    from rich.table import Table
+
+    table = Table(*result.columns)
+    for row in result.rows:
+        table.add_row(*(escape("" if v is None else str(v)) for v in row))
+    console = Console(highlight=False)
+    if not console.is_terminal:
+        console = Console(highlight=False, width=max(console.width, 160))
+    console.print(table)
 
 
 def main(argv: list[str] | None = None) -> int:

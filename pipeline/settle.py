@@ -41,6 +41,7 @@ __all__ = [
     "Settlement",
     "allocate_rake",
     "build_pots",
+    "hand_status",
     "settle",
     "settle_many",
     "split_evenly",
@@ -109,6 +110,14 @@ class Settlement:
     def errors(self) -> tuple[Violation, ...]:
         """Return the violations of severity ``error``."""
         return tuple(v for v in self.violations if v.severity is Severity.ERROR)
+
+
+def hand_status(judged: Replay, settled: Settlement) -> Status:
+    """Return a hand's status counting settlement errors: an ``ok`` replay whose payouts
+    break a rule is ``violations``."""
+    if judged.status is Status.OK and settled.errors:
+        return Status.VIOLATIONS
+    return judged.status
 
 
 # ------------------------------------------------------------------------------ arithmetic

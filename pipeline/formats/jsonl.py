@@ -45,7 +45,9 @@ from pipeline.violations import Reject, RejectCode
 
 __all__ = [
     "MAX_LINE_BYTES",
+    "decode_line",
     "encode_hand",
+    "iter_lines",
     "read_jsonl",
     "read_jsonl_stream",
     "write_jsonl",
@@ -540,14 +542,14 @@ def _hand_id(top: dict[str, msgspec.Raw]) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def read_jsonl_stream(
+def iter_lines(
     stream: IO[bytes], source: str, *, max_line_bytes: int = MAX_LINE_BYTES
-) -> Iterator[HandRecord | Reject]:
-    """Yield a hand or a reject for every non-blank line of a binary stream.
+) -> Iterator[tuple[int, bytes, bool] | Reject]:
+    """Yield ``(line number, stripped line, complete)`` for every non-blank line.
 
-    Memory stays bounded by ``max_line_bytes``: a longer line is rejected as
-    ``line-too-long`` and skipped without being kept. A UTF-8 byte-order mark at the start
-    is ignored.
+    A line longer than ``max_line_bytes`` is yielded as a ``line-too-long`` reject and
+    skipped without being kept; ``complete`` is false for a last line with no newline. A
+    UTF-8 byte-order mark at the start is ignored.
     """
     number = 0
     while True:
@@ -571,11 +573,26 @@ def read_jsonl_stream(
                 _excerpt(head),
             )
             continue
-        complete = raw.endswith(b"\n")
         body = raw.strip()
-        if not body:
-            continue
-        yield decode_line(body, source, number, complete=complete)
+        if body:
+            yield number, body, raw.endswith(b"\n")
+
+
+def read_jsonl_stream(
+    stream: IO[bytes], source: str, *, max_line_bytes: int = MAX_LINE_BYTES
+) -> Iterator[HandRecord | Reject]:
+    """Yield a hand or a reject for every non-blank line of a binary stream.
+
+    Memory stays bounded by ``max_line_bytes``: a longer line is rejected as
+    ``line-too-long`` and skipped without being kept. A UTF-8 byte-order mark at the start
+    is ignored.
+    """
+    for item in iter_lines(stream, source, max_line_bytes=max_line_bytes):
+        if isinstance(item, Reject):
+            yield item
+        else:
+            number, body, complete = item
+            yield decode_line(body, source, number, complete=complete)
 
 
 def read_jsonl(

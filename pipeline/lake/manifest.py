@@ -1,0 +1,159 @@
+"""The manifest, the lake's commit point: which runs committed which files.
+
+``_manifest.json`` lists every run: its id, times, rule set, software version, its inputs
+(with sha256, size and the counts in and out of each), and the files it added and
+retired. A file is part of the lake exactly when a committed run added it and no
+committed run retired it; anything else under the lake's folder is invisible to
+Croupier's readers (a crashed run's leftovers) and is removed by the next run. The
+manifest is replaced whole, by writing a temporary file and renaming it over the old one,
+so a reader sees either the old manifest or the new one, never a mix.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+__all__ = [
+    "MANIFEST",
+    "FileEntry",
+    "InputEntry",
+    "Manifest",
+    "RunEntry",
+    "load_manifest",
+    "write_manifest",
+]
+
+MANIFEST = "_manifest.json"
+FORMAT = 1
+
+
+@dataclass(slots=True)
+class FileEntry:
+    """One data file: its path relative to the lake, its table, rows, and input (sha256)."""
+
+    path: str
+    table: str
+    rows: int
+    input: str
+
+
+@dataclass(slots=True)
+class InputEntry:
+    """One input of a run and what became of every hand in it.
+
+    ``read`` = ``hands`` + ``rejects`` + ``duplicates``: every hand read is in exactly one
+    of the ``hands`` table, the ``rejects`` table, or the duplicates count.
+    """
+
+    path: str
+    sha256: str
+    size: int
+    read: int = 0
+    hands: int = 0
+    rejects: int = 0
+    duplicates: int = 0
+    skipped: bool = False
+
+
+@dataclass(slots=True)
+class RunEntry:
+    """One committed run."""
+
+    run_id: str
+    started_at: str
+    finished_at: str
+    rules: str
+    version: str
+    inputs: list[InputEntry] = field(default_factory=list)
+    added: list[FileEntry] = field(default_factory=list)
+    retired: list[str] = field(default_factory=list)
+    seconds: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Manifest:
+    """Every committed run, oldest first."""
+
+    runs: list[RunEntry] = field(default_factory=list)
+
+    def live_files(self) -> dict[str, FileEntry]:
+        """Return the files in the lake now: added by a run and not retired since."""
+        live: dict[str, FileEntry] = {}
+        for run in self.runs:
+            for entry in run.added:
+                live[entry.path] = entry
+            for path in run.retired:
+                live.pop(path, None)
+        return live
+
+    def files_of(self, table: str) -> list[str]:
+        """Return the live files of one table, relative to the lake, in commit order."""
+        return [f.path for f in self.live_files().values() if f.table == table]
+
+    def ingested(self) -> dict[str, str]:
+        """Return the sha256 of every input a committed run has read, with that run's id."""
+        seen: dict[str, str] = {}
+        for run in self.runs:
+            for entry in run.inputs:
+                if not entry.skipped:
+                    seen[entry.sha256] = run.run_id
+        return seen
+
+
+def load_manifest(lake: Path) -> Manifest:
+    """Read the lake's manifest (an empty one when the lake is new)."""
+    path = lake / MANIFEST
+    if not path.exists():
+        return Manifest()
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if data.get("format") != FORMAT:
+        raise ValueError(f"{path}: unknown manifest format {data.get('format')!r}")
+    runs = []
+    for raw in data["runs"]:
+        runs.append(
+            RunEntry(
+                run_id=raw["run_id"],
+                started_at=raw["started_at"],
+                finished_at=raw["finished_at"],
+                rules=raw["rules"],
+                version=raw["version"],
+                inputs=[InputEntry(**i) for i in raw["inputs"]],
+                added=[FileEntry(**f) for f in raw["added"]],
+                retired=list(raw["retired"]),
+                seconds=dict(raw.get("seconds", {})),
+            )
+        )
+    return Manifest(runs)
+
+
+def write_manifest(lake: Path, manifest: Manifest) -> None:
+    """Commit a manifest: write it to a temporary file, flush it to disk, rename it."""
+    body = json.dumps(
+        {"format": FORMAT, "runs": [asdict(run) for run in manifest.runs]}, indent=1
+    ).encode()
+    fd, tmp = tempfile.mkstemp(prefix=".manifest.", suffix=".tmp", dir=lake)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(body)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, lake / MANIFEST)
+        _fsync_dir(lake)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:  # pragma: no cover - platforms without directory fds
+        return
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -1,0 +1,434 @@
+"""The main job: read hand logs, judge and settle every hand, and commit Parquet tables.
+
+``run_lake(inputs, lake)`` discovers the input files, skips those already ingested
+(unless ``replace``), cuts each into chunks of lines, and has each chunk processed by
+:func:`process_chunk` (read → replay → settle in one batch → rows → Parquet files in the
+run's staging area) on ``workers`` processes. The driver keeps the chunks in input order,
+drops hands already in the lake (same site and hand id) or seen earlier in the run, moves
+the files into place, and commits the run's manifest entry last. A crash at any point
+before that leaves the lake as it was; the next run cleans up.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import secrets
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from multiprocessing import get_context
+from pathlib import Path
+from typing import IO
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from pipeline import __version__
+from pipeline.check import discover
+from pipeline.formats.jsonl import decode_line, iter_lines
+from pipeline.lake.manifest import (
+    FileEntry,
+    InputEntry,
+    RunEntry,
+    load_manifest,
+    write_manifest,
+)
+from pipeline.lake.rows import ChunkRows
+from pipeline.lake.schema import PARTITIONED
+from pipeline.lake.store import clean_orphans, lake_lock, publish, staging_dir
+from pipeline.model import HandRecord
+from pipeline.rules import STANDARD, RuleSet, replay
+from pipeline.settle import hand_status, settle_many
+from pipeline.violations import Reject
+
+__all__ = ["ChunkResult", "ChunkTask", "RunReport", "process_chunk", "run_lake"]
+
+CHUNK_HANDS = 5000
+"""Hands per task: large enough for few files and one evaluator batch, small enough for
+flat memory."""
+
+Progress = Callable[[str, int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkTask:
+    """One chunk of one input: its lines (number, bytes, complete) and where to write."""
+
+    task_id: int
+    source: str
+    input_sha: str
+    lines: list[tuple[int, bytes, bool]]
+    rejects: list[Reject]
+    run_id: str
+    rules: RuleSet
+    staging: str
+
+
+@dataclass(slots=True)
+class ChunkResult:
+    """What a chunk produced: counts, the hands' keys, and the staged files per table."""
+
+    task_id: int
+    input_sha: str
+    read: int = 0
+    hands: int = 0
+    rejects: int = 0
+    duplicates: int = 0
+    keys: list[tuple[str, str]] = field(default_factory=list)
+    files: list[tuple[str, str, int]] = field(default_factory=list)  # table, relative, rows
+    statuses: Counter[str] = field(default_factory=Counter)
+    codes: Counter[str] = field(default_factory=Counter)
+    payouts: Counter[str] = field(default_factory=Counter)
+
+
+def _write_table(result: ChunkResult, task: ChunkTask, name: str, table: pa.Table) -> None:
+    if table.num_rows == 0:
+        return
+    part = f"part-{task.run_id}-{task.task_id:06d}.parquet"
+    groups: list[tuple[str, pa.Table]]
+    if name in PARTITIONED:
+        months = pc.unique(table["month"]).to_pylist()
+        groups = [
+            (f"{name}/month={month}/{part}", table.filter(pc.equal(table["month"], month)))
+            for month in sorted(months)
+        ]
+    else:
+        groups = [(f"{name}/{part}", table)]
+    for relative, rows in groups:
+        staged = Path(task.staging) / relative
+        staged.parent.mkdir(parents=True, exist_ok=True)
+        pq.write_table(rows, staged, compression="zstd")
+        result.files.append((name, relative, rows.num_rows))
+
+
+def process_chunk(task: ChunkTask) -> ChunkResult:
+    """Read, replay, settle and write one chunk: the unit of work of every executor.
+
+    A plain function of its task (no shared state), so processes or a cluster can run it.
+    Hands repeated within the chunk are counted as duplicates (the first is kept).
+    """
+    result = ChunkResult(task.task_id, task.input_sha)
+    rows = ChunkRows(task.run_id)
+    hands: list[HandRecord] = []
+    seen: set[tuple[str, str]] = set()
+    for reject in task.rejects:
+        rows.add_reject(reject)
+    result.read = len(task.rejects)
+    result.rejects = len(task.rejects)
+    for number, body, complete in task.lines:
+        item = decode_line(body, task.source, number, complete=complete)
+        result.read += 1
+        if isinstance(item, Reject):
+            rows.add_reject(item)
+            result.rejects += 1
+            continue
+        key = (item.site, item.hand_id)
+        if key in seen:
+            result.duplicates += 1
+            continue
+        seen.add(key)
+        hands.append(item)
+    replays = [replay(hand, task.rules) for hand in hands]
+    for hand, judged, settled in zip(hands, replays, settle_many(replays, task.rules), strict=True):
+        rows.add_hand(hand, judged, settled)
+        result.statuses[hand_status(judged, settled).value] += 1
+        for v in (*judged.violations, *settled.violations):
+            result.codes[v.code.value] += 1
+        result.payouts[str(settled.payouts_match).lower()] += 1
+    result.hands = len(hands)
+    result.keys = rows.keys()
+    for name, table in rows.tables().items():
+        _write_table(result, task, name, table)
+    return result
+
+
+# ------------------------------------------------------------------------------- driver
+
+
+@dataclass(slots=True)
+class RunReport:
+    """What a run did, for the summary and ``--format json``."""
+
+    run_id: str
+    lake: str
+    inputs: list[InputEntry] = field(default_factory=list)
+    statuses: Counter[str] = field(default_factory=Counter)
+    codes: Counter[str] = field(default_factory=Counter)
+    payouts: Counter[str] = field(default_factory=Counter)
+    files: int = 0
+    retired: int = 0
+    seconds: float = 0.0
+    committed: bool = False
+
+    @property
+    def hands(self) -> int:
+        """Return the hands written."""
+        return sum(i.hands for i in self.inputs)
+
+    @property
+    def rejects(self) -> int:
+        """Return the inputs rejected."""
+        return sum(i.rejects for i in self.inputs)
+
+    @property
+    def duplicates(self) -> int:
+        """Return the hands already in the lake or read twice."""
+        return sum(i.duplicates for i in self.inputs)
+
+    @property
+    def skipped(self) -> list[str]:
+        """Return the inputs skipped because the lake already has them."""
+        return [i.path for i in self.inputs if i.skipped]
+
+
+def _new_run_id() -> str:
+    return datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ") + "-" + secrets.token_hex(3)
+
+
+def sha256_of(path: str) -> tuple[str, int]:
+    """Return the sha256 and size of a file, read in blocks."""
+    digest = hashlib.sha256()
+    size = 0
+    with open(path, "rb") as stream:
+        while block := stream.read(1 << 20):
+            digest.update(block)
+            size += len(block)
+    return digest.hexdigest(), size
+
+
+class _HashingReader:
+    """A binary stream that hashes what is read from it (for stdin)."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self.stream = stream
+        self.digest = hashlib.sha256()
+        self.size = 0
+
+    def readline(self, limit: int = -1) -> bytes:
+        line = self.stream.readline(limit)
+        self.digest.update(line)
+        self.size += len(line)
+        return line
+
+
+def _chunks(
+    stream: IO[bytes] | _HashingReader, source: str, size: int
+) -> Iterator[tuple[list[tuple[int, bytes, bool]], list[Reject]]]:
+    lines: list[tuple[int, bytes, bool]] = []
+    rejects: list[Reject] = []
+    for item in iter_lines(stream, source):  # type: ignore[arg-type]
+        if isinstance(item, Reject):
+            rejects.append(item)
+        else:
+            lines.append(item)
+        if len(lines) + len(rejects) >= size:
+            yield lines, rejects
+            lines, rejects = [], []
+    if lines or rejects:
+        yield lines, rejects
+
+
+def _existing_keys(lake: Path, files: Iterable[str]) -> set[tuple[str, str]]:
+    keys: set[tuple[str, str]] = set()
+    for relative in files:
+        table = pq.read_table(lake / relative, columns=["site", "hand_id"])
+        sites = table["site"].cast(pa.string()).to_pylist()
+        keys.update(zip(sites, table["hand_id"].to_pylist(), strict=True))
+    return keys
+
+
+def _drop_hands(
+    staging: Path, files: list[tuple[str, str, int]], drop: set[tuple[str, str]]
+) -> list[tuple[str, str, int]]:
+    """Rewrite a chunk's staged files without the given hands; return the new file list."""
+    kept: list[tuple[str, str, int]] = []
+    marks = pa.array(sorted(f"{site}\x00{hand}" for site, hand in drop))
+    for table_name, relative, _ in files:
+        path = staging / relative
+        table = pq.read_table(path)
+        if "site" in table.column_names:
+            keys = pc.binary_join_element_wise(
+                table["site"].cast(pa.string()), table["hand_id"], "\x00"
+            )
+            table = table.filter(pc.invert(pc.is_in(keys, value_set=marks)))
+        if table.num_rows == 0:
+            path.unlink()
+            continue
+        pq.write_table(table, path, compression="zstd")
+        kept.append((table_name, relative, table.num_rows))
+    return kept
+
+
+def run_lake(
+    inputs: Iterable[str],
+    lake: str | Path,
+    *,
+    workers: int | None = None,
+    rules: RuleSet = STANDARD,
+    replace: bool = False,
+    input_format: str | None = None,
+    chunk_hands: int = CHUNK_HANDS,
+    on_progress: Progress | None = None,
+    executor: Executor | None = None,
+) -> RunReport:
+    """Ingest the inputs into the lake and commit the run; return what it did.
+
+    Raises :class:`~pipeline.lake.store.LakeLocked` when another run holds the lake, and
+    ``OSError`` for unreadable inputs or a full disk, in which case nothing is committed.
+    """
+    if input_format not in (None, "jsonl"):
+        raise ValueError(f"unknown input format {input_format!r}; known: jsonl")
+    root = Path(lake)
+    started = time.perf_counter()
+    started_at = datetime.now(UTC).isoformat(timespec="seconds")
+    report = RunReport(run_id=_new_run_id(), lake=str(root))
+    progress = on_progress or (lambda event, n: None)
+    with lake_lock(root):
+        manifest = load_manifest(root)
+        clean_orphans(root, manifest)
+        staging = staging_dir(root, report.run_id)
+        ingested = manifest.ingested()
+        live = manifest.live_files()
+        names = list(discover(inputs))
+        plan: list[tuple[str, str, int]] = []
+        retire: set[str] = set()
+        for name in names:
+            if name == "-":
+                plan.append((name, "", 0))
+                continue
+            sha, size = sha256_of(name)
+            if sha in ingested and not replace:
+                report.inputs.append(InputEntry(path=name, sha256=sha, size=size, skipped=True))
+                progress("skipped", 1)
+                continue
+            if sha in ingested:
+                retire |= {path for path, f in live.items() if f.input == sha}
+            plan.append((name, sha, size))
+        keys_seen = _existing_keys(
+            root, (p for p, f in live.items() if f.table == "hands" and p not in retire)
+        )
+        added: list[FileEntry] = []
+        count = workers if workers is not None else (os.cpu_count() or 1)
+        own_pool = executor is None and count > 1 and plan
+        pool: Executor | None = executor
+        if own_pool:
+            pool = ProcessPoolExecutor(max_workers=count, mp_context=get_context("forkserver"))
+        try:
+            task_id = 0
+            for name, sha, size in plan:
+                entry = InputEntry(path=name, sha256=sha, size=size)
+                report.inputs.append(entry)
+                progress("file", 1)
+                first_file = len(added)
+                tasks = _tasks_of(
+                    name, sha, report.run_id, rules, str(staging), chunk_hands, task_id, entry
+                )
+                for result in _execute(pool, tasks, count):
+                    task_id = max(task_id, result.task_id + 1)
+                    _account(result, entry, report, keys_seen, staging, added)
+                    progress("hands", result.read)
+                for f in added[first_file:]:
+                    f.input = entry.sha256  # stdin's hash is known only once it is read
+        finally:
+            if own_pool and pool is not None:
+                pool.shutdown(cancel_futures=True)
+        for f in added:
+            publish(root, staging / f.path, f.path)
+        run = RunEntry(
+            run_id=report.run_id,
+            started_at=started_at,
+            finished_at=datetime.now(UTC).isoformat(timespec="seconds"),
+            rules=rules.label,
+            version=__version__,
+            inputs=report.inputs,
+            added=added,
+            retired=sorted(retire),
+            seconds={"total": round(time.perf_counter() - started, 3)},
+        )
+        manifest.runs.append(run)
+        write_manifest(root, manifest)
+        report.committed = True
+        for path in retire:
+            (root / path).unlink(missing_ok=True)
+        clean_orphans(root, manifest)
+    report.files = len(added)
+    report.retired = len(retire)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _tasks_of(
+    name: str,
+    sha: str,
+    run_id: str,
+    rules: RuleSet,
+    staging: str,
+    size: int,
+    first_id: int,
+    entry: InputEntry,
+) -> Iterator[ChunkTask]:
+    """Cut one input into chunk tasks, reading it once (stdin is hashed as it is read)."""
+    task_id = first_id
+    if name == "-":
+        reader = _HashingReader(sys.stdin.buffer)
+        for lines, rejects in _chunks(reader, "<stdin>", size):
+            yield ChunkTask(task_id, "<stdin>", "stdin", lines, rejects, run_id, rules, staging)
+            task_id += 1
+        entry.sha256 = reader.digest.hexdigest()
+        entry.size = reader.size
+        return
+    with open(name, "rb") as stream:
+        for lines, rejects in _chunks(stream, name, size):
+            yield ChunkTask(task_id, name, sha, lines, rejects, run_id, rules, staging)
+            task_id += 1
+
+
+def _execute(
+    pool: Executor | None, tasks: Iterator[ChunkTask], workers: int
+) -> Iterator[ChunkResult]:
+    """Run tasks in order, keeping at most twice the workers in flight (flat memory)."""
+    if pool is None:
+        for task in tasks:
+            yield process_chunk(task)
+        return
+    pending: list[Future[ChunkResult]] = []
+    for task in tasks:
+        pending.append(pool.submit(process_chunk, task))
+        if len(pending) >= 2 * workers:
+            yield pending.pop(0).result()
+    for future in pending:
+        yield future.result()
+
+
+def _account(
+    result: ChunkResult,
+    entry: InputEntry,
+    report: RunReport,
+    seen: set[tuple[str, str]],
+    staging: Path,
+    added: list[FileEntry],
+) -> None:
+    """Count a chunk's hands, drop those already seen, and list its files to publish."""
+    repeats = {key for key in result.keys if key in seen}
+    files = result.files
+    if repeats:
+        files = _drop_hands(staging, files, repeats)
+    seen.update(result.keys)
+    entry.read += result.read
+    entry.rejects += result.rejects
+    entry.duplicates += result.duplicates + len(repeats)
+    entry.hands += result.hands - len(repeats)
+    report.statuses.update(result.statuses)
+    report.codes.update(result.codes)
+    report.payouts.update(result.payouts)
+    sha = entry.sha256 or "stdin"
+    added.extend(
+        FileEntry(path=relative, table=table, rows=rows, input=sha)
+        for table, relative, rows in files
+    )

@@ -1,0 +1,289 @@
+"""The lake end to end: croupier run and croupier query, commits, re-runs, crashes, locks."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+from pipeline.cli import app
+from pipeline.formats.jsonl import write_jsonl
+from pipeline.generate import generate_hands
+from pipeline.lake.manifest import load_manifest
+from pipeline.lake.query import run_query
+from pipeline.lake.schema import TABLES, describe, snapshot
+from pipeline.lake.store import LOCK, LakeLocked
+from pipeline.run import run_lake
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "data" / "sample"
+runner = CliRunner()
+
+
+def _count(lake: Path, table: str) -> int:
+    return int(run_query(lake, f"SELECT count(*) FROM {table}").rows[0][0])
+
+
+def _generated(path: Path, hands: int, seed: int, faults: float = 0.0) -> Path:
+    with path.open("wb") as out:
+        write_jsonl(generate_hands(hands, seed=seed, faults=faults), out)
+    return path
+
+
+def _live(lake: Path) -> set[str]:
+    return set(load_manifest(lake).live_files())
+
+
+def _on_disk(lake: Path) -> set[str]:
+    return {p.relative_to(lake).as_posix() for t in TABLES for p in (lake / t).rglob("*.parquet")}
+
+
+# ---------------------------------------------------------------------------- schemas
+
+
+@pytest.mark.parametrize("name", sorted(TABLES))
+def test_schema_snapshots_match_the_code(name: str) -> None:
+    path = ROOT / "schemas" / "lake" / f"{name}.json"
+    assert path.read_text(encoding="utf-8") == snapshot(TABLES[name]), (
+        f"schemas/lake/{name}.json differs from pipeline/lake/schema.py: "
+        "update the snapshot on purpose and review the diff"
+    )
+
+
+def test_the_readme_documents_every_table_and_column() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("<!-- tables:start -->\n", 1)[1].split("<!-- tables:end -->", 1)[0]
+    assert section == describe()
+
+
+# ---------------------------------------------------------------------------- end to end
+
+
+def test_run_on_the_samples_then_query_every_table(tmp_path: Path) -> None:
+    lake = tmp_path / "lake"
+    result = runner.invoke(app, ["run", str(SAMPLES), "--out", str(lake), "--workers", "1", "-q"])
+    assert result.exit_code == 0, result.stderr
+    assert _count(lake, "hands") == 15
+    assert _count(lake, "violations") == 0
+    assert _count(lake, "rejects") == 0
+    players = run_query(lake, "SELECT sum(n_players) FROM hands").rows[0][0]
+    assert _count(lake, "seats") == players
+    assert _count(lake, "actions") == run_query(lake, "SELECT count(*) FROM actions").rows[0][0]
+    # the quartered low of SAMPLE-0007: 10.22 high, 5.11 and 5.10 low, odd cents by the rules
+    awards = run_query(
+        lake,
+        "SELECT half, seat, amount FROM awards WHERE hand_id = ? ORDER BY half, amount DESC",
+        ["SAMPLE-0007"],
+    ).rows
+    assert awards == [("high", 4, 1022), ("low", 5, 511), ("low", 1, 510)]
+    # the three-way all-in of SAMPLE-0011: three pots, rake spread 1.80 / 0.90 / 0.30
+    pots = run_query(
+        lake,
+        "SELECT pot_index, amount, rake_share, high_winners FROM pots WHERE hand_id = ? "
+        "ORDER BY pot_index",
+        ["SAMPLE-0011"],
+    ).rows
+    assert [(p[0], p[1], p[2]) for p in pots] == [(0, 6000, 180), (1, 3000, 90), (2, 1000, 30)]
+    statuses = dict(run_query(lake, "SELECT status, count(*) FROM hands GROUP BY 1").rows)
+    assert statuses == {"ok": 14, "void": 1}
+    text = run_query(lake, "SELECT total_pot FROM hands_money WHERE hand_id = 'SAMPLE-0001'").rows
+    assert text == [("112.00",)]
+    months = {p.parent.name for p in (lake / "hands").rglob("*.parquet")}
+    assert months == {"month=2026-01", "month=2026-02"} or all(
+        m.startswith("month=") for m in months
+    )
+
+
+def test_a_rerun_is_a_no_op_and_replace_replaces(tmp_path: Path) -> None:
+    lake = tmp_path / "lake"
+    first = run_lake([str(SAMPLES)], lake, workers=1)
+    files = _live(lake)
+    assert first.hands == 15 and first.files == len(files)
+    again = run_lake([str(SAMPLES)], lake, workers=1)
+    assert again.hands == 0
+    assert len(again.skipped) == 5
+    assert _live(lake) == files
+    assert _count(lake, "hands") == 15
+    replaced = run_lake([str(SAMPLES / "plo.jsonl")], lake, workers=1, replace=True)
+    assert replaced.hands == 5 and replaced.retired > 0
+    assert _count(lake, "hands") == 15
+    assert _live(lake) == _on_disk(lake)  # retired files are gone from disk too
+    assert len(load_manifest(lake).runs) == 3
+
+
+def test_hands_already_in_the_lake_are_duplicates_and_every_hand_is_accounted(
+    tmp_path: Path,
+) -> None:
+    lake = tmp_path / "lake"
+    log = _generated(tmp_path / "session.jsonl", 40, seed=8)
+    run_lake([str(log)], lake, workers=1)
+    grown = (
+        log.read_bytes()
+        + b"\n".join(_generated(tmp_path / "more.jsonl", 50, seed=8).read_bytes().splitlines()[40:])
+        + b"\n{broken\n"
+    )
+    log.write_bytes(grown)  # the session file grew: 10 new hands and a broken line
+    report = run_lake([str(log)], lake, workers=1)
+    entry = report.inputs[0]
+    assert (entry.read, entry.hands, entry.duplicates, entry.rejects) == (51, 10, 40, 1)
+    assert entry.read == entry.hands + entry.duplicates + entry.rejects
+    assert _count(lake, "hands") == 50
+    assert run_query(lake, "SELECT count(DISTINCT hand_id) FROM hands").rows == [(50,)]
+    assert run_query(lake, "SELECT code, line FROM rejects").rows == [("malformed-json", 51)]
+
+
+def test_a_crash_before_the_commit_leaves_the_lake_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lake = tmp_path / "lake"
+    run_lake([str(SAMPLES / "plo.jsonl")], lake, workers=1)
+    before = (lake / "_manifest.json").read_bytes()
+    rows_before = run_query(lake, "SELECT site, hand_id FROM hands ORDER BY 2").rows
+
+    def crash(*_: object) -> None:
+        raise RuntimeError("simulated crash before the commit")
+
+    monkeypatch.setattr("pipeline.run.write_manifest", crash)
+    log = _generated(tmp_path / "more.jsonl", 300, seed=4)
+    with pytest.raises(RuntimeError, match="simulated crash"):
+        run_lake([str(log)], lake, workers=1, chunk_hands=100)
+    assert (lake / "_manifest.json").read_bytes() == before
+    assert run_query(lake, "SELECT site, hand_id FROM hands ORDER BY 2").rows == rows_before
+    assert _on_disk(lake) - _live(lake), "the crashed run left files behind (invisible)"
+    monkeypatch.undo()
+    report = run_lake([str(log)], lake, workers=1, chunk_hands=100)
+    assert report.hands == 300
+    assert _count(lake, "hands") == 305
+    assert _on_disk(lake) == _live(lake)  # the leftovers were cleaned
+    assert not (lake / "_staging").exists()
+
+
+def test_a_second_run_is_refused_while_one_holds_the_lock(tmp_path: Path) -> None:
+    lake = tmp_path / "lake"
+    lake.mkdir()
+    (lake / LOCK).write_text(json.dumps({"pid": os.getpid(), "host": os.uname().nodename}))
+    with pytest.raises(LakeLocked, match="locked by another run"):
+        run_lake([str(SAMPLES)], lake, workers=1)
+    result = runner.invoke(app, ["run", str(SAMPLES), "--out", str(lake), "-q"])
+    assert result.exit_code == 3
+    assert "locked" in result.stderr
+    assert not (lake / "_manifest.json").exists()
+
+
+def test_a_lock_left_by_a_dead_process_is_taken_over(tmp_path: Path) -> None:
+    lake = tmp_path / "lake"
+    lake.mkdir()
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    (lake / LOCK).write_text(json.dumps({"pid": int(gone.stdout), "host": os.uname().nodename}))
+    assert run_lake([str(SAMPLES)], lake, workers=1).hands == 15
+    assert not (lake / LOCK).exists()
+
+
+def test_stdin_and_json_summary(tmp_path: Path) -> None:
+    lake = tmp_path / "lake"
+    data = (SAMPLES / "hilo.jsonl").read_bytes()
+    result = runner.invoke(app, ["run", "-", "--out", str(lake), "--format", "json"], input=data)
+    assert result.exit_code == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert summary["hands"] == 2
+    assert summary["inputs"][0]["path"] == "-"
+    assert len(summary["inputs"][0]["sha256"]) == 64
+    manifest = load_manifest(lake)
+    assert {f.input for f in manifest.runs[0].added} == {summary["inputs"][0]["sha256"]}
+
+
+def test_two_workers_write_the_same_lake_as_one(tmp_path: Path) -> None:
+    log = _generated(tmp_path / "hands.jsonl", 1500, seed=12, faults=0.2)
+    one, two = tmp_path / "one", tmp_path / "two"
+    run_lake([str(log)], one, workers=1, chunk_hands=400)
+    run_lake([str(log)], two, workers=2, chunk_hands=400)
+    for table in TABLES:
+        order = "ORDER BY ALL"
+        columns = [c for c in TABLES[table].names if c != "run_id"]
+        sql = f"SELECT {', '.join(columns)} FROM {table} {order}"
+        assert run_query(one, sql).rows == run_query(two, sql).rows, table
+    assert _count(one, "hands") == 1500
+
+
+def test_files_are_few_and_partitioned_by_month(tmp_path: Path) -> None:
+    lake = tmp_path / "lake"
+    log = _generated(tmp_path / "hands.jsonl", 2000, seed=2)
+    run_lake([str(log)], lake, workers=1)
+    hands_files = sorted((lake / "hands").rglob("*.parquet"))
+    assert 1 <= len(hands_files) <= 4
+    assert all(p.parent.name.startswith("month=") for p in hands_files)
+    assert sum(pq.read_metadata(p).num_rows for p in hands_files) == 2000
+
+
+# ---------------------------------------------------------------------------- query
+
+
+def test_query_formats_parameters_and_errors(tmp_path: Path) -> None:
+    lake = tmp_path / "lake"
+    run_lake([str(SAMPLES)], lake, workers=1)
+    csv_out = runner.invoke(
+        app,
+        [
+            "query",
+            "SELECT hand_id, variant FROM hands WHERE hand_id = ?",
+            "--param",
+            "SAMPLE-0009",
+            "--lake",
+            str(lake),
+            "--format",
+            "csv",
+        ],
+    )
+    assert csv_out.exit_code == 0
+    assert csv_out.stdout == "hand_id,variant\nSAMPLE-0009,courchevel\n"
+    json_out = runner.invoke(
+        app, ["query", "SELECT count(*) AS n FROM hands", "--lake", str(lake), "--format", "json"]
+    )
+    assert json.loads(json_out.stdout) == [{"n": 15}]
+    target = tmp_path / "out.csv"
+    runner.invoke(
+        app, ["query", "SELECT 1 AS one", "--lake", str(lake), "--format", "csv", "-o", str(target)]
+    )
+    assert target.read_text() == "one\n1\n"
+    injected = runner.invoke(
+        app,
+        [
+            "query",
+            "SELECT count(*) FROM seats WHERE player = ?",
+            "-p",
+            "x' OR '1'='1",
+            "--lake",
+            str(lake),
+            "--format",
+            "csv",
+        ],
+    )
+    assert injected.stdout.splitlines()[1] == "0"  # a bound value, never SQL
+    bad = runner.invoke(app, ["query", "SELEKT nothing", "--lake", str(lake)])
+    assert bad.exit_code == 2
+    assert bad.stderr.startswith("error: SQL:")
+    assert len(bad.stderr.strip().splitlines()) == 1
+    none = runner.invoke(app, ["query", "SELECT 1", "--lake", str(tmp_path / "nowhere")])
+    assert none.exit_code == 3
+    assert "no lake" in none.stderr
+
+
+@pytest.mark.parametrize(
+    ("amount", "scale", "text"),
+    [(5, 2, "0.05"), (-105, 2, "-1.05"), (1500, 0, "1500"), (123456, 3, "123.456"), (0, 2, "0.00")],
+)
+def test_money_text_macro_is_exact(tmp_path: Path, amount: int, scale: int, text: str) -> None:
+    lake = tmp_path / "lake"
+    run_lake([str(SAMPLES / "hilo.jsonl")], lake, workers=1)
+    assert run_query(lake, "SELECT money_text(?::BIGINT, ?)", [amount, scale]).rows == [(text,)]
