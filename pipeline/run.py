@@ -12,6 +12,7 @@ before that leaves the lake as it was; the next run cleans up.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 import secrets
 import sys
@@ -31,6 +32,7 @@ import pyarrow.parquet as pq
 
 from pipeline import __version__
 from pipeline.check import discover
+from pipeline.formats import INPUT_FORMATS, detect_format, read_hands
 from pipeline.formats.jsonl import decode_line, iter_lines
 from pipeline.lake.manifest import (
     FileEntry,
@@ -58,7 +60,12 @@ Progress = Callable[[str, int], None]
 
 @dataclass(frozen=True, slots=True)
 class ChunkTask:
-    """One chunk of one input: its lines (number, bytes, complete) and where to write."""
+    """One chunk of one input, and where to write.
+
+    A JSON Lines chunk carries raw ``lines`` (number, bytes, complete), decoded by the
+    task itself; a chunk of another format carries ``records`` its reader already made.
+    ``rejects`` are inputs rejected before the task (over-long lines).
+    """
 
     task_id: int
     source: str
@@ -68,6 +75,7 @@ class ChunkTask:
     run_id: str
     rules: RuleSet
     staging: str
+    records: list[HandRecord | Reject] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -121,8 +129,8 @@ def process_chunk(task: ChunkTask) -> ChunkResult:
         rows.add_reject(reject)
     result.read = len(task.rejects)
     result.rejects = len(task.rejects)
-    for number, body, complete in task.lines:
-        item = decode_line(body, task.source, number, complete=complete)
+    decoded = (decode_line(body, task.source, n, complete=c) for n, body, c in task.lines)
+    for item in itertools.chain(decoded, task.records):
         result.read += 1
         if isinstance(item, Reject):
             rows.add_reject(item)
@@ -282,8 +290,9 @@ def run_lake(
     Raises :class:`~pipeline.lake.store.LakeLocked` when another run holds the lake, and
     ``OSError`` for unreadable inputs or a full disk, in which case nothing is committed.
     """
-    if input_format not in (None, "jsonl"):
-        raise ValueError(f"unknown input format {input_format!r}; known: jsonl")
+    if input_format is not None and input_format not in INPUT_FORMATS:
+        known = ", ".join(INPUT_FORMATS)
+        raise ValueError(f"unknown input format {input_format!r}; known: {known}")
     root = Path(lake)
     started = time.perf_counter()
     started_at = datetime.now(UTC).isoformat(timespec="seconds")
@@ -327,7 +336,15 @@ def run_lake(
                 progress("file", 1)
                 first_file = len(added)
                 tasks = _tasks_of(
-                    name, sha, report.run_id, rules, str(staging), chunk_hands, task_id, entry
+                    name,
+                    sha,
+                    report.run_id,
+                    rules,
+                    str(staging),
+                    chunk_hands,
+                    task_id,
+                    entry,
+                    input_format,
                 )
                 for result in _execute(pool, tasks, count):
                     task_id = max(task_id, result.task_id + 1)
@@ -372,8 +389,13 @@ def _tasks_of(
     size: int,
     first_id: int,
     entry: InputEntry,
+    input_format: str | None,
 ) -> Iterator[ChunkTask]:
-    """Cut one input into chunk tasks, reading it once (stdin is hashed as it is read)."""
+    """Cut one input into chunk tasks, reading it once (stdin is hashed as it is read).
+
+    JSON Lines is cut into raw lines that the tasks decode; another format is read here,
+    by its reader, and its records are cut into chunks.
+    """
     task_id = first_id
     if name == "-":
         reader = _HashingReader(sys.stdin.buffer)
@@ -382,6 +404,18 @@ def _tasks_of(
             task_id += 1
         entry.sha256 = reader.digest.hexdigest()
         entry.size = reader.size
+        return
+    fmt = input_format or detect_format(name)
+    if fmt != "jsonl":
+        records: list[HandRecord | Reject] = []
+        for item in read_hands(name, input_format=fmt):
+            records.append(item)
+            if len(records) >= size:
+                yield ChunkTask(task_id, name, sha, [], [], run_id, rules, staging, records)
+                task_id += 1
+                records = []
+        if records:
+            yield ChunkTask(task_id, name, sha, [], [], run_id, rules, staging, records)
         return
     with open(name, "rb") as stream:
         for lines, rejects in _chunks(stream, name, size):

@@ -13,7 +13,7 @@ from pipeline.formats.jsonl import read_jsonl
 from pipeline.model import HandRecord
 from pipeline.violations import Reject
 
-__all__ = ["HAND_LOG_SUFFIXES", "INPUT_FORMATS", "read_hands"]
+__all__ = ["HAND_LOG_SUFFIXES", "INPUT_FORMATS", "detect_format", "read_hands"]
 
 INPUT_FORMATS = ("jsonl",)
 """The input formats Croupier reads (``--input-format``)."""
@@ -22,11 +22,31 @@ HAND_LOG_SUFFIXES = (".jsonl", ".ndjson")
 """File names that a directory search picks up as hand logs."""
 
 
+SNIFF_BYTES = 8192
+"""How much of a file format detection reads."""
+
+
+def detect_format(path: str | Path) -> str:
+    """Tell a file's format from its content (its name only breaks a tie).
+
+    Opening the file may raise ``OSError`` (the environment, not bad data).
+    """
+    with open(path, "rb") as stream:
+        head = stream.read(SNIFF_BYTES)
+    return sniff(head, str(path))
+
+
+def sniff(head: bytes, name: str = "") -> str:
+    """Tell a format from the first bytes of a file (default: ``jsonl``)."""
+    _ = name
+    return "jsonl"
+
+
 def read_hands(
     path: str | Path, *, input_format: str | None = None, source: str | None = None
 ) -> Iterator[HandRecord | Reject]:
     """Yield a hand or a reject for every hand in a file of the given (or detected) format."""
-    fmt = input_format or "jsonl"
-    if fmt != "jsonl":
+    fmt = input_format or detect_format(path)
+    if fmt not in INPUT_FORMATS:
         raise ValueError(f"unknown input format {fmt!r}; known: {', '.join(INPUT_FORMATS)}")
     return read_jsonl(path, source=source)
