@@ -58,17 +58,20 @@ class Half(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Pot:
-    """One pot: its chips before rake, the rake taken from it, who may win it (seats)."""
+    """One pot: its chips before rake, who may win it (seats), and what the site took
+    from it (rake, other fees such as a jackpot drop) or added to it (STP, "add to pot")."""
 
     index: int
     amount: int
     eligible: tuple[int, ...]
     rake: int = 0
+    fees: int = 0
+    added: int = 0
 
     @property
     def net(self) -> int:
-        """Return the chips the pot pays out after rake."""
-        return self.amount - self.rake
+        """Return the chips the pot pays out: less rake and fees, plus money added."""
+        return self.amount - self.rake - self.fees + self.added
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,53 +126,71 @@ def hand_status(judged: Replay, settled: Settlement) -> Status:
 # ------------------------------------------------------------------------------ arithmetic
 
 
-def build_pots(
-    invested: Sequence[int], folded: Sequence[bool], dead: Sequence[int] = ()
-) -> list[tuple[int, tuple[int, ...]]]:
-    """Split the chips put in into a main pot and side pots: ``(amount, eligible indices)``.
-
-    The levels are the live amounts the players still in put in; each pot holds every
-    player's chips between two levels, and only players in for the upper level may win
-    it. Dead money (antes, dead blinds: ``dead[i]`` of ``invested[i]``) belongs to the
-    main pot, which every player still in may win. Chips of folded players above the top
-    level join the last pot.
-
-    >>> build_pots([50, 100, 100, 30], [False, False, False, True])
-    [(180, (0, 1, 2)), (100, (1, 2))]
-    >>> build_pots([150, 100], [False, False], dead=[50, 0])
-    [(250, (0, 1))]
-    >>> build_pots([10, 110, 110], [False, False, False], dead=[10, 10, 10])
-    [(30, (0, 1, 2)), (200, (1, 2))]
-    """
-    if dead:
-        invested = [c - d for c, d in zip(invested, dead, strict=True)]
-    levels = sorted({amount for amount, out in zip(invested, folded, strict=True) if not out})
+def _layers(amounts: Sequence[int], folded: Sequence[bool]) -> list[tuple[int, tuple[int, ...]]]:
+    """Cut contributions into pots at the levels of the players still in."""
+    levels = sorted({amount for amount, out in zip(amounts, folded, strict=True) if not out})
     pots: list[tuple[int, tuple[int, ...]]] = []
     below = 0
     for level in levels:
-        amount = sum(min(c, level) - min(c, below) for c in invested)
+        amount = sum(min(c, level) - min(c, below) for c in amounts)
         eligible = tuple(
             i
-            for i, (c, out) in enumerate(zip(invested, folded, strict=True))
+            for i, (c, out) in enumerate(zip(amounts, folded, strict=True))
             if not out and c >= level
         )
         if amount:
             pots.append((amount, eligible))
         below = level
-    rest = sum(c - below for c in invested if c > below)
+    rest = sum(c - below for c in amounts if c > below)
     if rest:
         if pots:
             amount, eligible = pots[-1]
             pots[-1] = (amount + rest, eligible)
         else:
-            pots.append((rest, ()))
-    dead_money = sum(dead)
-    if dead_money:
-        still_in = tuple(i for i, out in enumerate(folded) if not out)
-        if pots and pots[0][1] == still_in:
-            pots[0] = (pots[0][0] + dead_money, still_in)
-        else:  # someone all-in on the dead money alone (an ante): it is a pot of its own
-            pots.insert(0, (dead_money, still_in))
+            pots.append((rest, tuple(i for i, out in enumerate(folded) if not out)))
+    return pots
+
+
+def build_pots(
+    invested: Sequence[int],
+    folded: Sequence[bool],
+    dead: Sequence[int] = (),
+    antes: Sequence[int] = (),
+) -> list[tuple[int, tuple[int, ...]]]:
+    """Split the chips put in into a main pot and side pots: ``(amount, eligible indices)``.
+
+    Live chips (``invested`` less ``dead``) are cut at the levels the players still in
+    reached; each pot holds every player's chips between two levels, and only players in
+    for the upper level may win it. Antes (``antes[i]``, part of ``dead[i]``) are cut the
+    same way on their own, so a player all-in on part of an ante wins only what they
+    matched. Other dead money (a dead small blind) belongs to the main pot. Pots open to
+    the same players are one pot.
+
+    >>> build_pots([50, 100, 100, 30], [False, False, False, True])
+    [(180, (0, 1, 2)), (100, (1, 2))]
+    >>> build_pots([150, 100], [False, False], dead=[50, 0])
+    [(250, (0, 1))]
+    >>> build_pots([10, 110, 110], [False, False, False], dead=[10, 10, 10], antes=[10, 10, 10])
+    [(30, (0, 1, 2)), (200, (1, 2))]
+    >>> build_pots([5, 10, 10], [False, False, False], dead=[5, 10, 10], antes=[5, 10, 10])
+    [(15, (0, 1, 2)), (10, (1, 2))]
+    """
+    n = len(invested)
+    dead = dead or [0] * n
+    antes = antes or [0] * n
+    live = [c - d for c, d in zip(invested, dead, strict=True)]
+    other_dead = sum(dead) - sum(antes)
+    pots = _layers(antes, folded) if any(antes) else []
+    for amount, eligible in _layers(live, folded):
+        if pots and pots[-1][1] == eligible:
+            pots[-1] = (pots[-1][0] + amount, eligible)
+        else:
+            pots.append((amount, eligible))
+    if other_dead:
+        if pots:
+            pots[0] = (pots[0][0] + other_dead, pots[0][1])
+        else:
+            pots.append((other_dead, tuple(i for i, out in enumerate(folded) if not out)))
     return pots
 
 
@@ -347,11 +368,22 @@ def _settle_one(judged: Replay, show: _Showdown | None, rules: RuleSet) -> Settl
         return Settlement((), (), {}, finals, 0, (), None, complete=False)
     result = hand.result
     rake = result.rake if result is not None and result.rake is not None else 0
-    raw = build_pots(judged.invested, judged.folded, judged.dead)
+    raw = build_pots(judged.invested, judged.folded, judged.dead, judged.antes)
     listed = result.pots if result is not None else ()
-    shares = allocate_rake([a for a, _ in raw], rake, listed=listed, policy=rules.rake_allocation)
+    amounts = [a for a, _ in raw]
+    shares = allocate_rake(amounts, rake, listed=listed, policy=rules.rake_allocation)
+    fees = sum(f.amount for f in result.fees) if result is not None else 0
+    fee_shares = allocate_rake(amounts, fees, policy=rules.rake_allocation)
+    added = result.added if result is not None else 0
     pots = tuple(
-        Pot(k, amount, tuple(judged.seats[i] for i in eligible), shares[k])
+        Pot(
+            k,
+            amount,
+            tuple(judged.seats[i] for i in eligible),
+            shares[k],
+            fee_shares[k],
+            added if k == 0 else 0,  # money the site adds goes to the main pot
+        )
         for k, (amount, eligible) in enumerate(raw)
     )
     complete = True
@@ -372,6 +404,11 @@ def _settle_one(judged: Replay, show: _Showdown | None, rules: RuleSet) -> Settl
     for award in book.awards:
         won[award.seat] += award.amount
     finals = {seat: judged.stacks[i] + won.get(seat, 0) for i, seat in enumerate(judged.seats)}
+    if result is not None:
+        for cash_out in result.cash_outs:  # R9.cash-out: paid the cash-out, not the share
+            if cash_out.seat in finals:
+                i = judged.seats.index(cash_out.seat)
+                finals[cash_out.seat] = judged.stacks[i] + cash_out.amount - cash_out.fee
     for seat, stack in starting.items():
         finals.setdefault(seat, stack)  # seated but not dealt in
     highs, lows = _first_board_hands(show)
@@ -435,8 +472,17 @@ def _award_pot(book: _Book, pot: Pot, show: _Showdown) -> None:
         if hilo and lows:
             high_part, low_part = split_evenly(part, 2)  # the odd chip goes to the high half
             odd = ["R8.odd-chips"] if part % 2 else []
-            _pay(book, pot, r, Half.HIGH, high_part, highs, show, [*base, "R8.hi-lo", *odd])
-            _pay(book, pot, r, Half.LOW, low_part, lows, show, [*base, "R8.hi-lo"])
+            if part % 2 and book.rules.odd_chips == "left-of-button":
+                # the odd chip goes to the half whose winner sits first left of the button
+                best_high, best_low = max(highs.values()), max(lows.values())
+                first_high = min(order[s] for s, v in highs.items() if v == best_high)
+                first_low = min(order[s] for s, v in lows.items() if v == best_low)
+                if first_low < first_high:
+                    high_part, low_part = low_part, high_part
+            high_odd = odd if high_part > low_part else []
+            low_odd = odd if low_part > high_part else []
+            _pay(book, pot, r, Half.HIGH, high_part, highs, show, [*base, "R8.hi-lo", *high_odd])
+            _pay(book, pot, r, Half.LOW, low_part, lows, show, [*base, "R8.hi-lo", *low_odd])
         else:
             rule = "R8.hi-lo" if hilo else "R8.high-split"
             _pay(book, pot, r, Half.WHOLE, part, highs, show, [*base, rule])
@@ -458,6 +504,8 @@ def _pay(
     tied = ["R8.odd-chips"] if len(winners) > 1 and amount % len(winners) else []
     hands = show.describe_low[runout] if half is Half.LOW else show.describe_high[runout]
     for seat, share in zip(winners, shares, strict=True):
+        if not share:
+            continue  # a one-chip part split between more players than chips
         text, cards = hands.get(seat, ("", ()))
         book.awards.append(
             Award(
@@ -478,8 +526,12 @@ def _pay(
 
 def _reconcile(
     book: _Book, pots: tuple[Pot, ...], won: dict[int, int], finals: dict[int, int], rake: int
-) -> bool:
-    """Compare our awards with the log's record; return whether every payout matches."""
+) -> bool | None:
+    """Compare our awards with the log's record; return whether every payout matches.
+
+    Collections are compared when the log lists them, finishing stacks when it has them
+    (PHH); ``None`` when it records neither.
+    """
     judged = book.judged
     result = judged.hand.result
     assert result is not None
@@ -523,7 +575,10 @@ def _reconcile(
     recorded: dict[int, int] = defaultdict(int)
     for c in result.collected:
         recorded[c.seat] += c.amount
-    for seat in sorted(set(recorded) | set(won)):
+    if not result.collected and not result.final_stacks and any(won.values()):
+        return None  # the log records no payout to compare with (a rake alone, say)
+    collections = sorted(set(recorded) | set(won)) if result.collected else []
+    for seat in collections:
         ours, theirs = won.get(seat, 0), recorded.get(seat, 0)
         if ours != theirs:
             book.violations.append(
@@ -536,7 +591,7 @@ def _reconcile(
                     rule=_rule_for(book, seat),
                 )
             )
-    if not book.violations[before:]:
+    if result.collected and not book.violations[before:]:
         _reconcile_pots(book, pots)
     for stack in result.final_stacks:
         if stack.seat in cashed:
@@ -554,9 +609,9 @@ def _reconcile(
                     rule=_rule_for(book, stack.seat),
                 )
             )
-    fees = sum(f.amount for f in result.fees) + sum(c.fee for c in result.cash_outs)
+    fees = sum(f.amount for f in result.fees)  # a cash-out fee comes off the cash-out, not the pot
     paid = sum(recorded.values())
-    if total != paid + rake + fees - result.added:
+    if result.collected and total != paid + rake + fees - result.added:
         gap = total - paid - rake - fees + result.added
         book.violations.append(
             Violation(

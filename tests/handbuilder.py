@@ -10,12 +10,12 @@ integer cents, and :func:`legal_at` turns a step's legal range back into exact t
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import TypedDict, Unpack
 
-from pipeline.formats.jsonl import decode_line
+from pipeline.formats.jsonl import decode_line, encode_hand
 from pipeline.model import HandRecord
 from pipeline.rules import STANDARD, Replay, RuleSet, Step, replay
 from pipeline.violations import Severity
@@ -262,3 +262,27 @@ def minus(a: str, b: str) -> str:
 def plus(a: str, b: str) -> str:
     """Return ``a + b`` exactly, as decimal text with two places (cents)."""
     return f"{Decimal(a) + Decimal(b):.2f}"
+
+
+# ---------------------------------------------------------------------------- recorded results
+
+
+def with_result(hand: HandRecord, result: Mapping[str, object]) -> HandRecord:
+    """Return ``hand`` with the log's ``result`` object (amounts as decimal text), re-read.
+
+    The hand is written back to its log line, given ``result`` and decoded again by the
+    real reader, so a test's recorded result is exactly what a log line would carry.
+    """
+    data = json.loads(encode_hand(hand))
+    data["result"] = dict(result)
+    record = decode_line(json.dumps(data).encode(), "test", 1)
+    assert isinstance(record, HandRecord), record
+    return record
+
+
+def collected(seat: int, amount: str, *, pot: int = 0, run: int | None = None) -> Json:
+    """Return one ``result.collected`` entry: ``seat`` collected ``amount`` from ``pot``."""
+    entry: Json = {"seat": seat, "amount": amount, "pot": pot}
+    if run is not None:
+        entry["run"] = run
+    return entry

@@ -296,7 +296,7 @@ def _post(
         state.post(i, live_part)
         state.post(i, amount - live_part, live=False)
     else:
-        state.post(i, amount, live=live)
+        state.post(i, amount, live=live, ante=blind is Blind.ANTE)
     actions.append(
         Action(
             ActionType.POST, seat=order[i], amount=amount, blind=blind, all_in=state.stack[i] == 0

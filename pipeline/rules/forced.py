@@ -159,7 +159,7 @@ def post(run: Run, seq: int, action: Action) -> None:
         if i in run.antes:
             run.flag(Code.ANTE_WRONG_AMOUNT, f"seat {seat} posts a second ante", seq=seq, seat=seat)
         run.antes.add(i)
-        state.post(i, amount, live=False)
+        state.post(i, amount, live=False, ante=True)
         _check_post_amount(run, seq, action, expected, all_in, Code.ANTE_WRONG_AMOUNT, "R2.antes")
         return
     else:  # straddle

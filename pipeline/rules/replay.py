@@ -42,7 +42,7 @@ class Replay:
 
     Per-player tuples are indexed like :attr:`seats` (index 0: first seat left of the
     button). ``invested`` is each player's chips in the pot after uncalled bets went back,
-    ``dead`` the part of it that was dead money (antes, dead blinds);
+    ``dead`` the part of it that was dead money (antes, dead blinds), ``antes`` the antes;
     ``stacks`` what they hold before the pot is awarded. ``boards`` has one entry per
     runout (one unless the board was run more than once). ``hole_cards`` maps a seat to
     the cards the log shows for it (``UNKNOWN`` where hidden).
@@ -56,6 +56,7 @@ class Replay:
     seats: tuple[int, ...]
     invested: tuple[int, ...]
     dead: tuple[int, ...]
+    antes: tuple[int, ...]
     stacks: tuple[int, ...]
     folded: tuple[bool, ...]
     all_in: tuple[bool, ...]
@@ -180,6 +181,7 @@ def _result(run: Run, fatal: bool) -> Replay:
         seats=tuple(run.seats),
         invested=tuple(state.invested),
         dead=tuple(state.dead),
+        antes=tuple(state.antes),
         stacks=tuple(state.stack),
         folded=tuple(state.folded),
         all_in=tuple(state.all_in),

@@ -71,7 +71,8 @@ class BettingState:
 
     ``bet[i]`` is player ``i``'s live chips on the current street; ``invested[i]`` all
     chips they put in this hand (dead money and antes included, uncalled returns taken
-    back), of which ``dead[i]`` went straight to the pot (antes, dead blinds);
+    back), of which ``dead[i]`` went straight to the pot (antes, dead blinds) and
+    ``antes[i]`` were antes;
     ``pot_before_round`` the pot from earlier streets plus dead money. Counts of
     players still in the hand and still able to act are kept up to date, so the
     questions asked before every action cost no scan of the table.
@@ -82,6 +83,7 @@ class BettingState:
         "acted_level",
         "aggressor",
         "all_in",
+        "antes",
         "bet",
         "betting",
         "big_bet",
@@ -130,6 +132,7 @@ class BettingState:
         self.bet = [0] * n
         self.invested = [0] * n
         self.dead = [0] * n
+        self.antes = [0] * n
         self.folded = [False] * n
         self.all_in = [s <= 0 for s in stacks]
         self.live = n
@@ -272,18 +275,22 @@ class BettingState:
 
     # ------------------------------------------------------------------ forced bets
 
-    def post(self, i: int, amount: int, *, live: bool = True) -> None:
+    def post(self, i: int, amount: int, *, live: bool = True, ante: bool = False) -> None:
         """Put a blind, straddle, ante or dead blind of ``amount`` in front of player ``i``.
 
         Live chips count toward the player's bet on the first round; dead chips go
-        straight to the pot. A player whose stack is emptied is all-in.
+        straight to the pot (``ante`` marks an ante, which is dead too, and counted apart
+        in ``antes[i]``: a player all-in on part of an ante wins only what they matched).
+        A player whose stack is emptied is all-in.
         """
-        if live:
+        if live and not ante:
             self._put(i, amount)
             return
         self.stack[i] -= amount
         self.invested[i] += amount
         self.dead[i] += amount
+        if ante:
+            self.antes[i] += amount
         self.pot_before_round += amount
         if self.stack[i] <= 0:
             self._went_all_in(i)
