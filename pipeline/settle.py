@@ -29,7 +29,7 @@ import numpy as np
 
 from pipeline.cards import UNKNOWN
 from pipeline.evaluate import NO_LOW, BatchResult, evaluate_batch
-from pipeline.model import HandRecord, Status
+from pipeline.model import ActionType, HandRecord, Status
 from pipeline.money import format_amount
 from pipeline.rules import Replay, RuleSet
 from pipeline.violations import Code, Severity, Violation
@@ -538,6 +538,12 @@ def _reconcile(
     money = book.money
     before = len(book.violations)
     total = sum(p.amount for p in pots)
+    folded_in = _returns_folded_into_collections(judged, total)
+    if folded_in:  # the log counts uncalled returns as part of the pot and the collections
+        total += sum(amount for _, amount in judged.uncalled)
+        won = dict(won)
+        for seat, amount in judged.uncalled:
+            won[seat] = won.get(seat, 0) + amount
     if result.total_pot is not None and result.total_pot != total:
         book.violations.append(
             Violation(
@@ -624,6 +630,26 @@ def _reconcile(
             )
         )
     return not any(v.severity is Severity.ERROR for v in book.violations[before:])
+
+
+def _returns_folded_into_collections(judged: Replay, pot: int) -> bool:
+    """Tell whether a log with no uncalled-bet lines paid the returns as collections.
+
+    Some exports (third-party converters) print no "uncalled bet returned" line and pay
+    the returned chips as part of the collection, with a total pot that includes them. The
+    chips are the same: only the bookkeeping differs, so it is compared that way.
+    """
+    hand = judged.hand
+    result = hand.result
+    if result is None or not judged.uncalled:
+        return False
+    if any(a.type is ActionType.UNCALLED for a in hand.actions):
+        return False
+    returned = sum(amount for _, amount in judged.uncalled)
+    if result.total_pot is not None:
+        return result.total_pot == pot + returned
+    collected = sum(c.amount for c in result.collected)
+    return collected + (result.rake or 0) == pot + returned
 
 
 def _reconcile_pots(book: _Book, pots: tuple[Pot, ...]) -> None:

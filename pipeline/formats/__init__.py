@@ -10,15 +10,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pipeline.formats.jsonl import read_jsonl
+from pipeline.formats.pokerstars import looks_like_pokerstars, read_pokerstars
 from pipeline.model import HandRecord
 from pipeline.violations import Reject
 
 __all__ = ["HAND_LOG_SUFFIXES", "INPUT_FORMATS", "detect_format", "read_hands"]
 
-INPUT_FORMATS = ("jsonl",)
+INPUT_FORMATS = ("jsonl", "pokerstars")
 """The input formats Croupier reads (``--input-format``)."""
 
-HAND_LOG_SUFFIXES = (".jsonl", ".ndjson")
+HAND_LOG_SUFFIXES = (".jsonl", ".ndjson", ".txt")
 """File names that a directory search picks up as hand logs."""
 
 
@@ -39,6 +40,8 @@ def detect_format(path: str | Path) -> str:
 def sniff(head: bytes, name: str = "") -> str:
     """Tell a format from the first bytes of a file (default: ``jsonl``)."""
     _ = name
+    if looks_like_pokerstars(head):
+        return "pokerstars"
     return "jsonl"
 
 
@@ -49,4 +52,6 @@ def read_hands(
     fmt = input_format or detect_format(path)
     if fmt not in INPUT_FORMATS:
         raise ValueError(f"unknown input format {fmt!r}; known: {', '.join(INPUT_FORMATS)}")
+    if fmt == "pokerstars":
+        return read_pokerstars(path, source=source)
     return read_jsonl(path, source=source)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pipeline.model import ActionType
 from pipeline.rules.betting import collect_uncalled
 from pipeline.rules.board import boards_of
 from pipeline.rules.context import Run
@@ -29,6 +30,8 @@ def finish(run: Run) -> None:
                 f"the log ends on the {state.street.label} with players still in the hand",
                 actual=state.street.label,
             )
+    if _return_implied(run):
+        run.expected_uncalled.clear()
     for _seq, i, amount in run.expected_uncalled:
         run.flag(
             Code.UNCALLED_BET_MISMATCH,
@@ -70,3 +73,17 @@ def _check_showdown_order(run: Run) -> None:
             expected=f"seat {run.seats[first]}",
             actual=f"seat {run.seats[shown]}",
         )
+
+
+def _return_implied(run: Run) -> bool:
+    """Tell whether a log that prints no uncalled-bet line at all leaves the returns to
+    its recorded result.
+
+    Old PokerStars logs and some converters print no such line; the returned chips then
+    show in the total pot and the collections, which the settlement reconciles to the
+    unit (either excluded from both, or paid as part of the collection).
+    """
+    hand = run.hand
+    if any(a.type is ActionType.UNCALLED for a in hand.actions):
+        return False
+    return hand.result is not None and bool(hand.result.collected or hand.result.total_pot)

@@ -1,0 +1,732 @@
+"""PokerStars text: one hand's lines in, a :class:`~pipeline.model.HandRecord` out.
+
+:func:`parse_hand` reads the lines of one hand (header to the end of ``*** SUMMARY ***``)
+in order, the way ``shared/formats/pokerstars.md`` describes them, and raises
+:class:`~pipeline.formats.pokerstars_header.HandError` for a hand that cannot become a
+record. Player names are matched against the seat list, longest first, and a line is
+accepted only when the rest of it parses, so names with spaces, brackets and symbols
+(``Mr NoNo! Srb``, ``DaddyCa$h``) are read right.
+
+What the record holds, and what it never invents:
+
+- Only the hero's hole cards are dealt (``Dealt to X [..]``); anyone else's cards are known
+  only from ``shows``, from a showdown ``mucks hand`` whose cards the summary prints, or a
+  summary ``mucked [..]``. Several ``Dealt to`` lines (observed or converted hands) are
+  all recorded as deals, with no hero.
+- Collections are the ``collected … from pot`` lines, untagged (hi/lo halves are just
+  rows), with ``pot`` 0 for the main pot and N for side pot N (an unnumbered single
+  ``side pot`` is 1) and ``run`` from ``*** FIRST/SECOND/THIRD SHOW DOWN ***``. A seat that
+  the summary says won (or would have won, after a cash-out) without a collection line
+  is recorded from the summary, as FPDB does.
+- A hand whose log ends before its summary is ``partial``: the actions up to the last
+  complete line are kept, and a last line cut in the middle is dropped.
+- ``converted`` is set on a converter's signs: a thousands separator (genuine PokerStars
+  amounts never have one), a header time without any time zone and, in a hand headed
+  PokerStars (the clones write numbers their own way), an integer amount written with
+  ``.00`` in an action or summary line (PokerStars writes ``$5``) or the summary showing
+  the cards of a player who folded. The signs found are kept in ``_converter_signs``.
+- What the model has no field for is kept as ``_`` extras: ``_club`` (a Home Game club),
+  ``_zoom``, ``_pots_before_rake`` (Run It Once lists its pots before rake, which
+  ``RecordedResult.pots``, "after rake", cannot hold) and ``_converter_signs``.
+
+Reject codes raised: ``malformed-hand``, ``truncated-hand``, ``bad-amount``, ``bad-card``,
+``bad-timestamp``, ``unsupported-game``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from pipeline.formats.pokerstars_header import (
+    AMOUNT,
+    FINE_SCALE,
+    HandError,
+    Header,
+    MoneyReader,
+    parse_cards_text,
+    parse_header,
+    parse_table_line,
+)
+from pipeline.model import (
+    Action,
+    ActionType,
+    Betting,
+    Blind,
+    CashOut,
+    Collection,
+    Fee,
+    GameSpec,
+    HandRecord,
+    RecordedResult,
+    Seat,
+    SeatAmount,
+    Tournament,
+)
+from pipeline.money import format_amount
+from pipeline.violations import RejectCode
+
+__all__ = ["parse_hand"]
+
+Line = tuple[int, str]
+"""A line of the file: its 1-based number and its text (right-stripped)."""
+
+_A = f"({AMOUNT})"
+_ALL_IN = " and is all-in"
+_SEAT_RE = re.compile(
+    rf"^Seat (?P<seat>[0-9]+): (?P<name>.+) \((?P<stack>{AMOUNT}) in chips"
+    rf"(?:, (?P<bounty>{AMOUNT}) bounty)?\)(?P<rest>.*)$"
+)
+_STREET_RE = re.compile(
+    r"^\*\*\* (?:(?P<run>FIRST|SECOND|THIRD) )?(?P<name>HOLE CARDS|PRE-FLOP|FLOP|TURN|RIVER"
+    r"|SHOW ?DOWN|SUMMARY) \*\*\*(?P<cards>(?: \[[^\]]*\])*)$"
+)
+_GROUP_RE = re.compile(r"\[([^\]]*)\]")
+_RUNS = {"FIRST": 1, "SECOND": 2, "THIRD": 3}
+_POST_RE = re.compile(
+    rf"^posts (?P<kind>small & big blinds|small blind|big blind|the ante|ante|straddle"
+    rf"|dead small blind|a dead small blind|dead blind) {_A}(?P<all_in>{_ALL_IN})?$"
+)
+_POSTS = {
+    "small & big blinds": Blind.BOTH,
+    "small blind": Blind.SMALL,
+    "big blind": Blind.BIG,
+    "the ante": Blind.ANTE,
+    "ante": Blind.ANTE,
+    "straddle": Blind.STRADDLE,
+    "dead small blind": Blind.DEAD,
+    "a dead small blind": Blind.DEAD,
+    "dead blind": Blind.DEAD,
+}
+_CAP = rf" and has reached the {AMOUNT} cap"
+_CALL_RE = re.compile(rf"^calls {_A}(?P<all_in>{_ALL_IN})?$")
+_BET_RE = re.compile(rf"^bets {_A}(?P<all_in>{_ALL_IN})?(?:{_CAP})?$")
+_RAISE_RE = re.compile(rf"^raises {_A} to {_A}(?P<all_in>{_ALL_IN})?(?:{_CAP})?$")
+_FOLD_RE = re.compile(r"^folds(?: \[[^\]]*\])?(?: \((?:disconnect|timeout|timed out)\))?$")
+_SHOW_RE = re.compile(r"^shows \[(?P<cards>[^\]]*)\](?: \(.*\)| for .*)?$")
+_MUCK_RE = re.compile(r"^mucks(?: hand)?(?: \[(?P<cards>[^\]]*)\])?$")
+_COLLECT_RE = re.compile(
+    rf"^collected {_A} from (?P<pot>pot|main pot|side pot(?:[- ]?(?P<n>[0-9]+))?)$"
+)
+_CASHOUT_RE = re.compile(rf"^cashed out the hand for {_A}(?: \| Cash Out Fee {_A})?$")
+_BOUNTY_RE = re.compile(
+    rf"^wins (?:the {_A} bounty for eliminating .+|{_A} for (?:eliminating|splitting the "
+    r"elimination of) .+)$"
+)
+_COLON_INFO_RE = re.compile(
+    r"^(?:sits out|is sitting out|sitting out|leaves the table|is away|is back|returns"
+    r"|doesn't show hand|is disconnected|is connected|has timed out)$"
+)
+_INFO = (
+    r"said, \".*\"|joins the table at seat #[0-9]+|leaves the table|will be allowed to play"
+    r" after the button|has timed out(?: while (?:being )?disconnected)?|is disconnected"
+    r"|is connected|has reconnected|has returned|is sitting out|sits out|was removed from the"
+    r" table.*|finished the tournament.*|wins the tournament.*|re-buys.*|takes the add-on.*"
+    r"|is feeling .*|has been disconnected|split the .* bounty for eliminating .*"
+)
+_INFO_RE = re.compile(rf"^(?:{_INFO})$")
+_ANY_INFO_RE = re.compile(rf"^.+?(?:: (?:sits out|is sitting out|leaves the table)| (?:{_INFO}))$")
+_NO_NAME_INFO = frozenset(
+    {
+        "Betting is capped",
+        "No low hand qualified",
+        "Players agree to Run It Twice",
+        "Players agree to Run It Three Times",
+    }
+)
+_UNCALLED_RE = re.compile(rf"^Uncalled bet \({_A}\) returned to (?P<name>.+)$")
+_TOTAL_RE = re.compile(rf"^Total pot {_A}(?P<rest>.*)$")
+_POT_PART_RE = re.compile(rf"(?P<label>Main pot|Side pot(?:[- ]?(?P<n>[0-9]+))?) {_A}\.?")
+_LABELLED_RE = re.compile(rf"^(?P<label>[A-Za-z][A-Za-z .'/-]*?):? {_A}\.?$")
+_SUMMARY_SEAT_RE = re.compile(r"^Seat (?P<seat>[0-9]+): (?P<rest>.*)$")
+_POSITION_RE = re.compile(r"^(?: \((?:button|small blind|big blind|dealer)\))*")
+_WON_RE = re.compile(rf"\b(?:won|collected) \(?{_A}\)?")
+
+
+@dataclass(slots=True)
+class _SeatInfo:
+    seat: int
+    name: str
+    stack: int
+    bounty: int | None
+    out: bool
+
+
+@dataclass(slots=True)
+class _State:
+    """Everything read so far from one hand (amounts in fine units)."""
+
+    header: Header
+    money: MoneyReader
+    bounty_money: MoneyReader
+    seats: list[_SeatInfo] = field(default_factory=list)
+    names: list[tuple[str, int]] = field(default_factory=list)  # longest first
+    actions: list[Action] = field(default_factory=list)
+    collections: list[Collection] = field(default_factory=list)
+    cash_outs: list[CashOut] = field(default_factory=list)
+    bounties: list[SeatAmount] = field(default_factory=list)
+    fees: list[Fee] = field(default_factory=list)
+    pots: list[tuple[int, int]] = field(default_factory=list)  # (index, amount)
+    pots_before_rake: bool = False
+    added: int = 0
+    total: int | None = None
+    rake: int | None = None
+    shared_board: list[int] = field(default_factory=list)
+    run_boards: dict[int, list[int]] = field(default_factory=dict)
+    show_run: int | None = None
+    in_summary: bool = False
+    cancelled: bool = False
+    dealt: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    shown: set[tuple[int, tuple[int, ...]]] = field(default_factory=set)
+    mucks: dict[int, int] = field(default_factory=dict)  # seat -> action index
+    folded: set[int] = field(default_factory=set)
+    acting: set[int] = field(default_factory=set)
+    summary_seats: set[int] = field(default_factory=set)
+    summary_won: dict[int, int] = field(default_factory=dict)
+    summary_cards: dict[int, tuple[ActionType, tuple[int, ...]]] = field(default_factory=dict)
+    signs: list[str] = field(default_factory=list)
+    small_posted: bool = False
+
+    def seat_of(self, name: str) -> int | None:
+        for candidate, seat in self.names:
+            if candidate == name:
+                return seat
+        return None
+
+
+def _error(line: int, message: str, code: RejectCode = RejectCode.MALFORMED_HAND) -> HandError:
+    return HandError(code, line, f"line {line}: {message}")
+
+
+# ------------------------------------------------------------------------------ seats
+
+
+def _read_seats(state: _State, lines: Sequence[Line], start: int) -> int:
+    """Read the seat list from ``lines[start]``; return the index of the first other line."""
+    i = start
+    while i < len(lines):
+        number, text = lines[i]
+        match = _SEAT_RE.match(text)
+        if match is None:
+            break
+        seat = int(match.group("seat"))
+        bounty_text = match.group("bounty")
+        rest = match.group("rest").strip().lower()
+        state.seats.append(
+            _SeatInfo(
+                seat=seat,
+                name=match.group("name"),
+                stack=state.money.parse(match.group("stack"), number),
+                bounty=None
+                if bounty_text is None
+                else state.bounty_money.parse(bounty_text, number, body=False),
+                out="sitting out" in rest or "out of hand" in rest,
+            )
+        )
+        i += 1
+    if not state.seats:
+        if i >= len(lines):
+            raise _error(
+                lines[-1][0], "the hand ends before its seat list", RejectCode.TRUNCATED_HAND
+            )
+        raise _error(lines[i][0], f"expected a seat line, found {lines[i][1]!r}")
+    names = sorted(((s.name, s.seat) for s in state.seats), key=lambda p: -len(p[0]))
+    state.names = names
+    return i
+
+
+# ------------------------------------------------------------------------------ lines
+
+
+def _cards(text: str, line: int) -> tuple[int, ...]:
+    return parse_cards_text(text, line)
+
+
+def _street(state: _State, match: re.Match[str], line: int) -> None:
+    name = match.group("name")
+    run = _RUNS.get(match.group("run") or "")
+    if name == "SUMMARY":
+        state.in_summary = True
+        return
+    if name.startswith("SHOW"):
+        state.show_run = run
+        return
+    if name == "HOLE CARDS":
+        return
+    groups = [_cards(g, line) for g in _GROUP_RE.findall(match.group("cards"))]
+    if not groups:
+        raise _error(line, f"no cards on the {name.lower()} line")
+    board = state.shared_board + (state.run_boards.get(run, []) if run else [])
+    if len(groups) == 1:
+        cards = groups[0]
+        if board and tuple(board) == cards[: len(board)] and len(cards) > len(board):
+            new = cards[len(board) :]  # Courchevel cash: [7h 5d 3s] after [7h]
+        elif not board:
+            new = cards
+        else:
+            raise _error(line, f"the {name.lower()} does not continue the board")
+    else:
+        before = tuple(c for g in groups[:-1] for c in g)
+        if before != tuple(board):
+            raise _error(line, f"the {name.lower()} does not continue the board")
+        new = groups[-1]
+    if run is None:
+        state.shared_board.extend(new)
+    else:
+        state.run_boards.setdefault(run, []).extend(new)
+    state.actions.append(Action(ActionType.BOARD, cards=new, run=run))
+
+
+def _show(state: _State, seat: int, cards: tuple[int, ...], kind: ActionType) -> None:
+    if kind is ActionType.SHOW:
+        if (seat, cards) in state.shown:
+            return  # shown again (a second showdown of a run-twice hand, RIO's repeats)
+        state.shown.add((seat, cards))
+    state.actions.append(Action(kind, seat=seat, cards=cards or None))
+
+
+def _colon_action(state: _State, seat: int, rest: str, line: int) -> bool:
+    """Read ``posts …``, ``folds``, ``raises X to Y`` … after ``name: ``; False if none."""
+    money = state.money
+    if _COLON_INFO_RE.match(rest):
+        return True
+    if rest == "checks":
+        state.actions.append(Action(ActionType.CHECK, seat=seat))
+    elif _FOLD_RE.match(rest):
+        state.actions.append(Action(ActionType.FOLD, seat=seat))
+        state.folded.add(seat)
+    elif match := _CALL_RE.match(rest):
+        amount = money.parse(match.group(1), line)
+        state.actions.append(
+            Action(ActionType.CALL, seat=seat, amount=amount, all_in=bool(match.group("all_in")))
+        )
+    elif match := _BET_RE.match(rest):
+        amount = money.parse(match.group(1), line)
+        state.actions.append(
+            Action(ActionType.BET, seat=seat, amount=amount, all_in=bool(match.group("all_in")))
+        )
+    elif match := _RAISE_RE.match(rest):
+        money.parse(match.group(1), line)
+        to = money.parse(match.group(2), line)
+        state.actions.append(
+            Action(ActionType.RAISE, seat=seat, to=to, all_in=bool(match.group("all_in")))
+        )
+    elif match := _POST_RE.match(rest):
+        blind = _POSTS[match.group("kind")]
+        if blind is Blind.SMALL:
+            if state.small_posted:
+                blind = Blind.DEAD  # a second small blind is a dead one (missed blind)
+            state.small_posted = True
+        state.actions.append(
+            Action(
+                ActionType.POST,
+                seat=seat,
+                amount=money.parse(match.group(2), line),
+                blind=blind,
+                all_in=bool(match.group("all_in")),
+            )
+        )
+    elif match := _SHOW_RE.match(rest):
+        _show(state, seat, _cards(match.group("cards"), line), ActionType.SHOW)
+    elif match := _MUCK_RE.match(rest):
+        cards = match.group("cards")
+        state.mucks[seat] = len(state.actions)
+        _show(state, seat, _cards(cards, line) if cards else (), ActionType.MUCK)
+    else:
+        return False
+    state.acting.add(seat)
+    return True
+
+
+def _spaced_action(state: _State, seat: int, rest: str, line: int) -> bool:
+    """Read ``collected …``, ``shows …`` (RIO), cash-outs and bounties after ``name ``."""
+    money = state.money
+    if _INFO_RE.match(rest):
+        return True
+    if match := _COLLECT_RE.match(rest):
+        pot = 0
+        if match.group("pot").startswith("side"):
+            pot = int(match.group("n") or 1)
+        state.collections.append(
+            Collection(seat, money.parse(match.group(1), line), pot=pot, run=state.show_run)
+        )
+    elif match := _SHOW_RE.match(rest):
+        _show(state, seat, _cards(match.group("cards"), line), ActionType.SHOW)
+    elif match := _CASHOUT_RE.match(rest):
+        fee = match.group(2)
+        state.cash_outs.append(
+            CashOut(
+                seat,
+                money.parse(match.group(1), line),
+                money.parse(fee, line) if fee else 0,
+            )
+        )
+    elif match := _BOUNTY_RE.match(rest):
+        amount = match.group(1) or match.group(2)
+        state.bounties.append(SeatAmount(seat, state.bounty_money.parse(amount, line, body=False)))
+        return True
+    else:
+        return False
+    state.acting.add(seat)
+    return True
+
+
+def _named(state: _State, text: str, line: int) -> bool:
+    """Read a line that starts with a seated player's name (longest names first)."""
+    for name, seat in state.names:
+        if not text.startswith(name):
+            continue
+        rest = text[len(name) :]
+        if rest.startswith(": ") and _colon_action(state, seat, rest[2:], line):
+            return True
+        if rest.startswith(" ") and _spaced_action(state, seat, rest[1:], line):
+            return True
+    return False
+
+
+def _dealt(state: _State, rest: str, line: int) -> bool:
+    """Read ``Dealt to NAME [cards]``; False if no seated name fits."""
+    for name, seat in state.names:
+        if not rest.startswith(name + " [") or not rest.endswith("]"):
+            continue
+        groups = _GROUP_RE.findall(rest[len(name) :])
+        cards = tuple(c for g in groups for c in _cards(g, line))
+        if cards:
+            state.dealt[seat] = state.dealt.get(seat, ()) + cards
+            state.actions.append(Action(ActionType.DEAL, seat=seat, cards=cards))
+            state.acting.add(seat)
+        return True
+    return False
+
+
+def _body_line(state: _State, line: int, text: str) -> None:
+    if text.startswith("***"):
+        match = _STREET_RE.match(text)
+        if match is None:
+            raise _error(line, f"unrecognised street line {text!r}")
+        _street(state, match, line)
+        return
+    if text == "Hand cancelled":
+        state.cancelled = True
+        return
+    if text.startswith("Dealt to ") and _dealt(state, text[len("Dealt to ") :], line):
+        return
+    match = _UNCALLED_RE.match(text)
+    if match is not None and (seat := state.seat_of(match.group("name"))) is not None:
+        amount = state.money.parse(match.group(1), line)
+        state.actions.append(Action(ActionType.UNCALLED, seat=seat, amount=amount))
+        return
+    if text in _NO_NAME_INFO or _named(state, text, line) or _ANY_INFO_RE.match(text):
+        return
+    raise _error(line, f"unrecognised line {text!r}")
+
+
+# ------------------------------------------------------------------------------ summary
+
+
+def _total_line(state: _State, match: re.Match[str], line: int) -> None:
+    money = state.money
+    state.total = money.parse(match.group(1), line)
+    parts = match.group("rest").split("|")
+    for part in _POT_PART_RE.finditer(parts[0]):
+        state.pots.append(_pot_entry(state, part, line))
+    for chunk in parts[1:]:
+        text = chunk.strip()
+        if not text:
+            continue
+        labelled = _LABELLED_RE.match(text)
+        if labelled is None:
+            raise _error(line, f"unrecognised part of the pot line: {text!r}")
+        label = labelled.group("label").strip()
+        pot_part = _POT_PART_RE.fullmatch(text)
+        if pot_part is not None:
+            state.pots.append(_pot_entry(state, pot_part, line))
+            state.pots_before_rake = True  # Run It Once lists its pots before rake
+        elif label.lower() == "rake":
+            state.rake = money.parse(labelled.group(2), line)
+        elif label.upper() == "STP":
+            state.added += money.parse(labelled.group(2), line)
+        else:
+            kind = "-".join(label.lower().split())
+            state.fees.append(Fee(kind, money.parse(labelled.group(2), line)))
+
+
+def _pot_entry(state: _State, part: re.Match[str], line: int) -> tuple[int, int]:
+    label = part.group("label")
+    index = 0 if label.startswith("Main") else int(part.group("n") or 1)
+    return index, state.money.parse(part.group(3), line)
+
+
+def _summary_seat(state: _State, match: re.Match[str], line: int) -> None:
+    seat = int(match.group("seat"))
+    info = next((s for s in state.seats if s.seat == seat), None)
+    if info is None or not match.group("rest").startswith(info.name):
+        raise _error(line, f"summary line for a seat not in the seat list: {match.group(0)!r}")
+    rest = _POSITION_RE.sub("", match.group("rest")[len(info.name) :]).strip()
+    state.summary_seats.add(seat)
+    won = 0
+    for amount in _WON_RE.finditer(rest):
+        won += state.money.parse(amount.group(1), line)
+    if won:
+        state.summary_won[seat] = won
+    for verb, kind in (("showed", ActionType.SHOW), ("mucked", ActionType.MUCK)):
+        shown = re.match(rf"^{verb} \[(?P<cards>[^\]]*)\]", rest)
+        if shown:
+            state.summary_cards[seat] = (kind, _cards(shown.group("cards"), line))
+
+
+def _summary_line(state: _State, line: int, text: str) -> None:
+    if match := _TOTAL_RE.match(text):
+        _total_line(state, match, line)
+    elif match := _SUMMARY_SEAT_RE.match(text):
+        _summary_seat(state, match, line)
+    # "Board [..]", "FIRST Board [..]", "Hand was run twice": the board is already known
+
+
+# ------------------------------------------------------------------------------ building
+
+
+def _finish_cards(state: _State) -> None:
+    """Give a showdown muck its summary cards; add summary-only shows and mucks."""
+    folded: list[int] = []
+    for seat, (kind, cards) in sorted(state.summary_cards.items()):
+        if not cards:
+            continue
+        index = state.mucks.get(seat)
+        seen = (kind is ActionType.SHOW and any(s == seat for s, _ in state.shown)) or (
+            kind is ActionType.MUCK and state.dealt.get(seat) == cards
+        )
+        if index is not None:
+            state.actions[index] = replace(state.actions[index], cards=cards)
+        elif not seen:
+            if kind is ActionType.MUCK and seat in state.folded and _genuine(state):
+                folded.append(seat)
+            _show(state, seat, cards, kind)
+    if folded:
+        seats = ", ".join(str(seat) for seat in folded)
+        state.signs.append(f"the summary shows the cards of players who folded (seats {seats})")
+
+
+def _genuine(state: _State) -> bool:
+    """Tell whether the header names PokerStars itself, whose number style is known."""
+    return state.header.site == "PokerStars"
+
+
+def _summary_collections(state: _State) -> list[Collection]:
+    """Winners the summary names but no collection line does (cash-outs; old exports)."""
+    collected = {c.seat for c in state.collections}
+    missing = {s: a for s, a in state.summary_won.items() if s not in collected and a > 0}
+    if not missing:
+        return []
+    listed = [amount for _, amount in sorted(state.pots)]
+    if (
+        not state.collections
+        and len(missing) == 1
+        and len(listed) > 1
+        and not state.pots_before_rake
+        and sum(listed) == next(iter(missing.values()))
+    ):
+        seat = next(iter(missing))  # the only winner of the hand won every pot listed
+        return [Collection(seat, amount, pot=k) for k, (_, amount) in enumerate(sorted(state.pots))]
+    return [Collection(seat, amount) for seat, amount in sorted(missing.items())]
+
+
+def _blinds(state: _State) -> tuple[int, int, int]:
+    """Return small blind, big blind and ante (fine units) from the header and the posts."""
+    header = state.header
+    posts: dict[Blind, Counter[int]] = {}
+    for action in state.actions:
+        if action.type is ActionType.POST and action.blind is not None and not action.all_in:
+            posts.setdefault(action.blind, Counter())[action.amount or 0] += 1
+    antes = posts.get(Blind.ANTE)
+    ante = antes.most_common(1)[0][0] if antes else 0
+    if header.betting is not Betting.FIXED_LIMIT:
+        return header.low_stake, header.high_stake, ante
+    smalls, bigs = posts.get(Blind.SMALL), posts.get(Blind.BIG)
+    big = bigs.most_common(1)[0][0] if bigs else header.low_stake
+    small = smalls.most_common(1)[0][0] if smalls else header.low_stake // 2
+    return small, big, ante
+
+
+def _hole_cards(state: _State) -> int:
+    """PokerMaster writes plain ``Omaha`` for a five-card game: trust the cards seen."""
+    header = state.header
+    if header.site == "PokerStars" or header.hole_cards != 4:
+        return header.hole_cards
+    counts = {len(c) for c in state.dealt.values()}
+    counts |= {len(a.cards) for a in state.actions if a.type is ActionType.SHOW and a.cards}
+    bigger = {n for n in counts if n > 4}
+    return bigger.pop() if len(bigger) == 1 and bigger <= {5, 6} else header.hole_cards
+
+
+def _build(state: _State, table: tuple[str, int | None, int], partial: bool) -> HandRecord:
+    header = state.header
+    _finish_cards(state)
+    collections = state.collections + _summary_collections(state)
+    if header.zone_missing:
+        state.signs.append("the header time has no time zone")
+    if state.money.thousands:
+        state.signs.append(f"thousands separators (line {state.money.thousands[0]})")
+    if state.money.zero_cents and _genuine(state):
+        state.signs.append(f"an amount written with .00 (line {state.money.zero_cents[0]})")
+    base = 2 if header.real_money else 0
+    scale = max(base, state.money.decimals)
+    div = 10 ** (FINE_SCALE - scale)
+    small, big, ante = _blinds(state)
+    limit = header.betting is Betting.FIXED_LIMIT
+    game = GameSpec(
+        variant=header.variant,
+        hole_cards=_hole_cards(state),
+        betting=header.betting,
+        small_blind=small // div,
+        big_blind=big // div,
+        currency=header.currency,
+        scale=scale,
+        small_bet=header.low_stake // div if limit else None,
+        big_bet=header.high_stake // div if limit else None,
+        ante=ante // div,
+        max_seats=table[1],
+        mixed=header.mixed,
+    )
+    bounty_scale = max(2, state.bounty_money.decimals)
+    bounty_div = 10 ** (FINE_SCALE - bounty_scale)
+    seats = tuple(
+        Seat(
+            seat=s.seat,
+            player=s.name,
+            stack=s.stack // div,
+            sitting_out=_sitting_out(state, s, partial),
+            bounty=None if s.bounty is None else s.bounty // bounty_div,
+        )
+        for s in state.seats
+    )
+    actions = tuple(_rescale(a, div) for a in state.actions)
+    result = None
+    if state.total is not None or collections or state.cash_outs:
+        pots = () if state.pots_before_rake else tuple(a // div for _, a in sorted(state.pots))
+        result = RecordedResult(
+            rake=None if state.rake is None else state.rake // div,
+            total_pot=None if state.total is None else state.total // div,
+            pots=pots,
+            collected=tuple(replace(c, amount=c.amount // div) for c in collections),
+            fees=tuple(Fee(f.kind, f.amount // div) for f in state.fees),
+            added=state.added // div,
+            cash_outs=tuple(
+                CashOut(c.seat, c.amount // div, c.fee // div) for c in state.cash_outs
+            ),
+            bounties=tuple(SeatAmount(b.seat, b.amount // bounty_div) for b in state.bounties),
+        )
+    tournament = None
+    if header.tournament_id is not None:
+        tournament = Tournament(
+            id=header.tournament_id,
+            level=header.level,
+            buyin=header.buyin,
+            currency=header.tournament_currency,
+            scale=bounty_scale,
+        )
+    dealt = sorted(state.dealt)
+    return HandRecord(
+        hand_id=header.hand_id,
+        site=header.site,
+        game=game,
+        button=table[2],
+        seats=seats,
+        actions=actions,
+        table=table[0],
+        started_at=header.started_at,
+        result=result,
+        tournament=tournament,
+        hero=dealt[0] if len(dealt) == 1 else None,
+        cancelled=state.cancelled,
+        partial=partial and not state.cancelled,
+        converted=bool(state.signs),
+        extras=_extras(state, scale),
+    )
+
+
+def _extras(state: _State, scale: int) -> tuple[tuple[str, bytes], ...]:
+    """Keep what the model has no field for as ``_`` fields (raw JSON, in name order)."""
+    extras: dict[str, object] = {}
+    if state.header.club is not None:
+        extras["_club"] = state.header.club
+    if state.signs:
+        extras["_converter_signs"] = state.signs
+    if state.pots_before_rake:
+        div = 10 ** (FINE_SCALE - scale)
+        extras["_pots_before_rake"] = [format_amount(a // div, scale) for _, a in state.pots]
+    if state.header.zoom:
+        extras["_zoom"] = True
+    return tuple((key, json.dumps(value).encode()) for key, value in sorted(extras.items()))
+
+
+def _sitting_out(state: _State, seat: _SeatInfo, partial: bool) -> bool:
+    """A seat is not dealt in when it never takes part and the log says it sits out (or,
+    in a complete hand, the summary leaves it out)."""
+    if seat.seat in state.acting or seat.seat in state.summary_seats:
+        return False
+    if any(c.seat == seat.seat for c in state.collections):
+        return False
+    return seat.out or (state.in_summary and not partial and bool(state.summary_seats))
+
+
+def _rescale(action: Action, div: int) -> Action:
+    if action.amount is None and action.to is None:
+        return action
+    return replace(
+        action,
+        amount=None if action.amount is None else action.amount // div,
+        to=None if action.to is None else action.to // div,
+    )
+
+
+# ------------------------------------------------------------------------------ entry
+
+
+def parse_hand(lines: Sequence[Line]) -> tuple[HandRecord, list[str]]:
+    """Parse one hand's lines (the first is its header) into a record.
+
+    Returns the record and the converter signs found (empty for a genuine log). Raises
+    :class:`HandError` for a hand that cannot become a record.
+    """
+    header_line, header_text = lines[0]
+    money = MoneyReader()
+    header = parse_header(header_text, header_line, money)
+    state = _State(header=header, money=money, bounty_money=MoneyReader())
+    truncated = RejectCode.TRUNCATED_HAND
+    if len(lines) < 2:
+        raise _error(header_line, "the hand ends after its header", truncated)
+    table = parse_table_line(lines[1][1], lines[1][0])
+    if table is None:
+        if len(lines) == 2:
+            raise _error(lines[1][0], "the hand ends in its table line", truncated)
+        raise _error(lines[1][0], f"expected the table line, found {lines[1][1]!r}")
+    start = _read_seats(state, lines, 2)
+    if start >= len(lines):
+        raise _error(lines[-1][0], "the hand ends in its seat list", truncated)
+    last = len(lines) - 1
+    for index in range(start, len(lines)):
+        number, text = lines[index]
+        try:
+            if state.in_summary:
+                _summary_line(state, number, text)
+            else:
+                _body_line(state, number, text)
+        except HandError:
+            if index != last or _complete(state):
+                raise
+            if index == start and text.startswith("Seat "):
+                raise _error(number, "the hand ends in its seat list", truncated) from None
+            break  # the log was cut in the middle of its last line: keep what came before
+    partial = not _complete(state)
+    if table.play_money:
+        header.currency, header.real_money = "PLAY", False
+    record = _build(state, (table.table, table.max_seats, table.button), partial)
+    return record, state.signs
+
+
+def _complete(state: _State) -> bool:
+    return state.cancelled or (state.in_summary and state.total is not None)
