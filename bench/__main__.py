@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-BENCHMARKS = ("bench.evaluate", "bench.replay")
+BENCHMARKS = ("bench.evaluate", "bench.replay", "bench.run")
 
 
 def main(argv: list[str] | None = None) -> int:

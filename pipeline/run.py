@@ -11,6 +11,7 @@ before that leaves the lake as it was; the next run cleans up.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import itertools
 import os
@@ -121,6 +122,16 @@ def process_chunk(task: ChunkTask) -> ChunkResult:
     A plain function of its task (no shared state), so processes or a cluster can run it.
     Hands repeated within the chunk are counted as duplicates (the first is kept).
     """
+    gc_was_on = gc.isenabled()
+    gc.disable()  # a chunk's objects die by reference counting; collection was a fifth of its time
+    try:
+        return _process(task)
+    finally:
+        if gc_was_on:
+            gc.enable()
+
+
+def _process(task: ChunkTask) -> ChunkResult:
     result = ChunkResult(task.task_id, task.input_sha)
     rows = ChunkRows(task.run_id)
     hands: list[HandRecord] = []

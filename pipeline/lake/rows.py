@@ -170,31 +170,36 @@ class ChunkRows:
             )
 
     def _add_actions(self, hand: HandRecord, judged: Replay, key: dict[str, str]) -> None:
+        """Add the actions table's rows, column by column (the largest table by far)."""
         players = {s.seat: s.player for s in hand.seats}
-        scale = hand.game.scale
         actions = hand.actions
-        for step in judged.steps:
-            action = actions[step.seq]
-            self._add(
-                "actions",
-                **key,
-                seq=step.seq,
-                street=step.street.label,
-                seat=step.seat,
-                player=players.get(step.seat) if step.seat is not None else None,
-                type=step.type.value,
-                scale=scale,
-                amount=step.amount,
-                to_amount=step.to,
-                pot_before=step.pot_before,
-                to_call=step.to_call,
-                min_to=step.min_to,
-                max_to=step.max_to,
-                stack_before=step.stack_before,
-                all_in=step.all_in,
-                cards=format_cards(action.cards) if action.cards is not None else None,
-                violation=",".join(c.value for c in step.codes) or None,
-            )
+        steps = judged.steps
+        c = self.columns["actions"]
+        n = len(steps)
+        c["site"].extend([key["site"]] * n)
+        c["hand_id"].extend([key["hand_id"]] * n)
+        c["month"].extend([key["month"]] * n)
+        c["scale"].extend([hand.game.scale] * n)
+        c["seq"].extend([step.seq for step in steps])
+        c["street"].extend([step.street.label for step in steps])
+        c["seat"].extend([step.seat for step in steps])
+        c["player"].extend(
+            [players.get(step.seat) if step.seat is not None else None for step in steps]
+        )
+        c["type"].extend([step.type.value for step in steps])
+        c["amount"].extend([step.amount for step in steps])
+        c["to_amount"].extend([step.to for step in steps])
+        c["pot_before"].extend([step.pot_before for step in steps])
+        c["to_call"].extend([step.to_call for step in steps])
+        c["min_to"].extend([step.min_to for step in steps])
+        c["max_to"].extend([step.max_to for step in steps])
+        c["stack_before"].extend([step.stack_before for step in steps])
+        c["all_in"].extend([step.all_in for step in steps])
+        cards = [actions[step.seq].cards for step in steps]
+        c["cards"].extend([format_cards(k) if k is not None else None for k in cards])
+        c["violation"].extend(
+            [",".join(code.value for code in step.codes) if step.codes else None for step in steps]
+        )
 
     def _add_pots(self, settled: Settlement, key: dict[str, str], scale: int) -> None:
         winners: dict[tuple[int, Half], list[int]] = defaultdict(list)

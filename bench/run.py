@@ -1,0 +1,524 @@
+"""Benchmark ``croupier run`` end to end against PokerKit and the I/O floor, in one run.
+
+The input is generated once: half pot-limit Omaha (4 hole cards) and half pot-limit Omaha
+hi/lo, interleaved, written to one temporary JSON Lines file. On it, in this one run:
+
+- ``croupier run``, one worker: :func:`pipeline.run.run_lake` into a fresh temporary lake,
+  in this process (after an untimed warm-up run on a few hands), timed from input to commit
+  (best of ``--repeat`` runs);
+- ``croupier run``, two workers: the same into another fresh lake (the time includes
+  starting the worker processes, as a real run's does); the ratio to one worker;
+- PokerKit replaying the same hands through ``tests.pokerkit_bridge`` (deal, every action,
+  showdown and payout). PokerKit has no pot-limit hi/lo game, so it plays a sample of the
+  pot-limit Omaha high hands it can represent (``--pokerkit-hands``), and only those;
+- the floor: reading the same input (every line decoded with ``decode_line``) and writing the
+  same rows (the Parquet files of the one-worker run, read back untimed and rewritten with
+  the same compression, file by file) without replaying or settling anything;
+- peak memory (resident set high-water mark) of a one-worker run in a child process
+  (``getrusage(RUSAGE_CHILDREN)``), on ``--memory-hands`` hands (default ``--hands``). The
+  child samples its resident set after every chunk; when fewer than 1,000,000 hands were
+  measured, the report adds the growth per hand between chunks, times the hands missing, to
+  the peak measured, as an estimate at 1,000,000.
+
+Prints a table of hands per second, the ratios, and the issue's targets (>= 100x PokerKit,
+>= 0.25x the floor, two workers >= 1.7x one, < 1 GB peak on 1,000,000 hands), each marked
+met or NOT met; the exit code does not depend on them. Writes a JSON report, by default to
+``bench/results/run.json``, with the load average at start and end (other processes on the
+machine skew the ratios, the two-worker one most). Run with
+``.venv/bin/python -m bench.run [--hands N]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import asdict, dataclass
+from itertools import islice
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+from pipeline.formats.jsonl import decode_line, iter_lines, read_jsonl, write_jsonl
+from pipeline.generate.play import GameChoice, generate_hands
+from pipeline.lake.manifest import load_manifest
+from pipeline.model import Betting, HandRecord, Variant
+from pipeline.run import CHUNK_HANDS, run_lake
+from pipeline.violations import Reject
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_OUTPUT = Path(__file__).resolve().parent / "results" / "run.json"
+PLO = GameChoice(variant=Variant.OMAHA, hole_cards=4, betting=Betting.POT_LIMIT)
+PLO8 = GameChoice(variant=Variant.OMAHA_HILO, hole_cards=4, betting=Betting.POT_LIMIT)
+WARM_UP_HANDS = 500
+MIN_SAMPLES = 8
+"""Chunks the memory run needs before its growth per hand is extrapolated."""
+
+TARGET_VS_POKERKIT = 100.0
+"""croupier run must be at least this many times faster than PokerKit's replay."""
+TARGET_VS_FLOOR = 0.25
+"""croupier run must reach at least this fraction of the floor's throughput."""
+TARGET_TWO_WORKERS = 1.7
+"""Two workers must be at least this many times faster than one."""
+TARGET_MEMORY_MB = 1024.0
+TARGET_MEMORY_HANDS = 1_000_000
+"""Peak resident memory of a one-worker run must stay under 1 GB on this many hands."""
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One measurement: something that processed ``hands`` hands in ``seconds``."""
+
+    name: str
+    hand_set: str
+    hands: int
+    seconds: float
+    hands_per_second: float
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """One of the issue's targets, what was measured, and whether it is met."""
+
+    name: str
+    goal: str
+    measured: str
+    value: float | None
+    met: bool | None
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Memory:
+    """The peak resident memory of a one-worker run in a child process."""
+
+    hands: int
+    seconds: float
+    peak_mb: float
+    child_self_peak_mb: float
+    samples: int
+    growth_kb_per_1000_hands: float | None
+    estimate_mb_at_target: float | None
+
+
+# ------------------------------------------------------------------------------ input
+
+
+def _mixed(count: int, seed: int) -> Iterator[HandRecord]:
+    """Yield ``count`` hands, PLO and PLO8 alternately (half each), from two seeds."""
+    plo = generate_hands(count - count // 2, seed=seed, choice=PLO)
+    plo8 = generate_hands(count // 2, seed=seed + 1, choice=PLO8)
+    for high in plo:
+        yield high
+        low = next(plo8, None)
+        if low is not None:
+            yield low
+
+
+def write_input(path: Path, count: int, seed: int) -> int:
+    """Generate the mixed hands into a JSON Lines file; return how many were written."""
+    with open(path, "wb") as stream:
+        return write_jsonl(_mixed(count, seed), stream)
+
+
+def copy_head(source: Path, target: Path, lines: int) -> None:
+    """Write the first ``lines`` lines of one file to another."""
+    with open(source, "rb") as inp, open(target, "wb") as out:
+        out.writelines(islice(inp, lines))
+
+
+# ------------------------------------------------------------------------- measures
+
+
+def time_run(
+    path: Path, lake: Path, workers: int, chunk_hands: int, repeat: int = 1
+) -> tuple[float, int]:
+    """Run ``croupier run`` on one input into fresh lakes ``repeat`` times.
+
+    Returns the fastest run's seconds and its hands; the last run's lake is kept at
+    ``lake`` (the others are removed).
+    """
+    best = float("inf")
+    hands = 0
+    for attempt in range(repeat):
+        if attempt:
+            shutil.rmtree(lake)
+        start = time.perf_counter()
+        report = run_lake([str(path)], lake, workers=workers, chunk_hands=chunk_hands)
+        best = min(best, time.perf_counter() - start)
+        if not report.committed:
+            raise RuntimeError(f"the run into {lake} did not commit")
+        hands = report.hands
+    return best, hands
+
+
+def rows_per_table(lake: Path) -> dict[str, int]:
+    """Return the rows of every table of a lake, from its manifest."""
+    counts: dict[str, int] = {}
+    for entry in load_manifest(lake).live_files().values():
+        counts[entry.table] = counts.get(entry.table, 0) + entry.rows
+    return counts
+
+
+def time_floor(path: Path, lake: Path, out: Path) -> tuple[float, float, int, int]:
+    """Decode every line of the input, then rewrite every data file of ``lake`` into ``out``.
+
+    Only decoding and writing are timed (reading the lake's files back is not). Returns the
+    decode seconds, the write seconds, the hands decoded and the rows written.
+    """
+    name = str(path)
+    start = time.perf_counter()
+    hands = 0
+    with open(path, "rb") as stream:
+        for item in iter_lines(stream, name):
+            if isinstance(item, Reject):
+                continue
+            number, body, complete = item
+            if not isinstance(decode_line(body, name, number, complete=complete), Reject):
+                hands += 1
+    decode_seconds = time.perf_counter() - start
+    write_seconds = 0.0
+    rows = 0
+    for relative in load_manifest(lake).live_files():
+        table = pq.read_table(lake / relative)
+        target = out / relative
+        start = time.perf_counter()
+        target.parent.mkdir(parents=True, exist_ok=True)
+        pq.write_table(table, target, compression="zstd")
+        write_seconds += time.perf_counter() - start
+        rows += table.num_rows
+    return decode_seconds, write_seconds, hands, rows
+
+
+def pokerkit_sample(path: Path, count: int) -> tuple[list[HandRecord], int, int]:
+    """Return up to ``count`` PLO hands of the input PokerKit can play, in file order.
+
+    Also returns how many PLO hands were looked at and how many of those were playable.
+    """
+    from tests.pokerkit_bridge import pokerkit_can_play
+
+    sample: list[HandRecord] = []
+    looked = playable = 0
+    for item in read_jsonl(path):
+        if isinstance(item, Reject) or item.game.variant is not Variant.OMAHA:
+            continue
+        looked += 1
+        if pokerkit_can_play(item):
+            playable += 1
+            sample.append(item)
+            if len(sample) >= count:
+                break
+    return sample, looked, playable
+
+
+def time_pokerkit(hands: Sequence[HandRecord]) -> tuple[float, int]:
+    """Play the hands in PokerKit once (after a short warm-up); return seconds and finished."""
+    from tests.pokerkit_bridge import play_in_pokerkit
+
+    for hand in hands[:20]:
+        play_in_pokerkit(hand)
+    start = time.perf_counter()
+    finished = 0
+    for hand in hands:
+        play = play_in_pokerkit(hand)
+        finished += play.refused is None and play.finished
+    return time.perf_counter() - start, finished
+
+
+def measure_memory(path: Path, lake: Path, chunk_hands: int) -> Memory:
+    """Run a one-worker ``croupier run`` in a child process; return its peak memory."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    command = [sys.executable, "-m", "bench.run", "--child-run", str(path), str(lake)]
+    command += ["--chunk-hands", str(chunk_hands)]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"the memory child failed:\n{done.stderr}")
+    after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    child = json.loads(done.stdout.strip().splitlines()[-1])
+    if after <= before:  # an earlier child reached higher: trust the child's own figure
+        after = int(child["maxrss_kib"])
+    samples: list[list[int]] = child["samples"]
+    hands = int(child["hands"])
+    slope = _growth_kib_per_hand(samples)
+    peak_kib = float(after)
+    estimate = None
+    if slope is not None:
+        estimate = (peak_kib + slope * max(TARGET_MEMORY_HANDS - hands, 0)) / 1024
+    return Memory(
+        hands=hands,
+        seconds=float(child["seconds"]),
+        peak_mb=peak_kib / 1024,
+        child_self_peak_mb=int(child["maxrss_kib"]) / 1024,
+        samples=len(samples),
+        growth_kb_per_1000_hands=None if slope is None else slope * 1000,
+        estimate_mb_at_target=estimate,
+    )
+
+
+def _growth_kib_per_hand(samples: Sequence[Sequence[int]]) -> float | None:
+    """Return how the resident set between chunks grows per hand (KiB), ``None`` if unknown.
+
+    The least-squares slope of the resident set sampled after each chunk but the first
+    (when the chunk's rows are freed, so what remains is what the run keeps), from
+    :data:`MIN_SAMPLES` chunks on: with fewer, chunk-to-chunk noise swamps the slope. The
+    high-water mark itself is a poor basis: it steps up with the largest chunk so far.
+    """
+    points = [(h, m) for h, m in samples[1:] if m > 0]
+    if len(samples) < MIN_SAMPLES or len(points) < 2 or points[-1][0] == points[0][0]:
+        return None
+    mean_h = sum(h for h, _ in points) / len(points)
+    mean_m = sum(m for _, m in points) / len(points)
+    spread = sum((h - mean_h) ** 2 for h, _ in points)
+    slope = sum((h - mean_h) * (m - mean_m) for h, m in points) / spread
+    return max(slope, 0.0)
+
+
+def _resident_kib() -> int:
+    """Return this process's resident set now (KiB; 0 where ``/proc`` is missing)."""
+    try:
+        with open("/proc/self/statm") as stream:
+            pages = int(stream.read().split()[1])
+    except (OSError, ValueError, IndexError):
+        return 0
+    return pages * os.sysconf("SC_PAGE_SIZE") // 1024
+
+
+def child_run(path: str, lake: str, chunk_hands: int) -> int:
+    """Body of the memory child: one-worker run, resident set sampled after every chunk."""
+    samples: list[tuple[int, int]] = []
+    read = 0
+
+    def progress(event: str, n: int) -> None:
+        nonlocal read
+        if event == "hands":
+            read += n
+            samples.append((read, _resident_kib()))
+
+    start = time.perf_counter()
+    report = run_lake([path], lake, workers=1, chunk_hands=chunk_hands, on_progress=progress)
+    seconds = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    out = {"hands": report.hands, "seconds": seconds, "maxrss_kib": peak, "samples": samples}
+    print(json.dumps(out))
+    return 0
+
+
+# --------------------------------------------------------------------------- report
+
+
+def _row(name: str, hand_set: str, hands: int, seconds: float) -> Row:
+    return Row(name, hand_set, hands, seconds, hands / seconds if seconds > 0 else 0.0)
+
+
+def _ratio_target(name: str, goal: float, value: float | None, note: str = "") -> Target:
+    if value is None:
+        return Target(name, f">= {goal:g}x", "not measured", None, None, note)
+    return Target(name, f">= {goal:g}x", f"{value:,.2f}x", value, value >= goal, note)
+
+
+def targets(rows: dict[str, Row], memory: Memory) -> list[Target]:
+    """Return the issue's targets with what was measured."""
+    ours = rows["run1"].hands_per_second
+    kit = rows.get("pokerkit")
+    vs_kit = ours / kit.hands_per_second if kit and kit.hands_per_second else None
+    floor = rows["floor"].hands_per_second
+    two = rows["run2"].hands_per_second / ours
+    cores = os.cpu_count() or 1
+    estimate = memory.estimate_mb_at_target
+    extrapolated = memory.hands < TARGET_MEMORY_HANDS and estimate is not None
+    peak = estimate if extrapolated and estimate is not None else memory.peak_mb
+    measured = f"{memory.peak_mb:,.0f} MB on {memory.hands:,} hands"
+    if extrapolated:
+        measured += f"; ~{estimate:,.0f} MB at {TARGET_MEMORY_HANDS:,} (est.)"
+    if memory.hands < TARGET_MEMORY_HANDS:
+        how = (
+            "estimated: the peak measured plus the resident growth per hand between chunks"
+            if extrapolated
+            else f"fewer than {MIN_SAMPLES} chunks: judged on the figure measured, not extrapolated"
+        )
+    else:
+        how = "measured"
+    return [
+        _ratio_target(
+            "croupier run / PokerKit",
+            TARGET_VS_POKERKIT,
+            vs_kit,
+            "PokerKit replays PLO hands only (no pot-limit hi/lo); croupier run is the "
+            "whole pipeline on the PLO+PLO8 mix",
+        ),
+        _ratio_target("croupier run / floor", TARGET_VS_FLOOR, ours / floor if floor else None),
+        _ratio_target(
+            "2 workers / 1 worker",
+            TARGET_TWO_WORKERS,
+            two,
+            f"{cores} cores; the driver shares them with the workers",
+        ),
+        Target(
+            "peak memory, 1 worker",
+            f"< {TARGET_MEMORY_MB / 1024:g} GB on {TARGET_MEMORY_HANDS:,} hands",
+            measured,
+            peak,
+            peak < TARGET_MEMORY_MB,
+            how,
+        ),
+    ]
+
+
+def render(rows: Sequence[Row], goals: Sequence[Target]) -> str:
+    """Return the measurements and the targets as text tables."""
+    lines = [f"{'measurement':<34} {'hands':<22} {'count':>9} {'seconds':>9} {'hands/s':>10}"]
+    for r in rows:
+        lines.append(
+            f"{r.name:<34} {r.hand_set:<22} {r.hands:>9,} {r.seconds:>9.2f} "
+            f"{r.hands_per_second:>10,.0f}"
+        )
+    lines.append("")
+    lines.append(f"{'target':<24} {'goal':<32} {'status':<8} measured")
+    for t in goals:
+        status = "n/a" if t.met is None else "met" if t.met else "NOT met"
+        if t.name.startswith("peak") and t.note != "measured":
+            status += "*"
+        lines.append(f"{t.name:<24} {t.goal:<32} {status:<8} {t.measured}")
+    if goals and goals[-1].note != "measured":
+        lines.append(
+            "* not measured on 1,000,000 hands (run --memory-hands 1000000 for that): "
+            + goals[-1].note
+        )
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------- main
+
+
+def measure(args: argparse.Namespace, work: Path) -> dict[str, object]:
+    """Take every measurement in ``work``; print the table; return the JSON report."""
+    source = work / "hands.jsonl"
+    start = time.perf_counter()
+    written = write_input(source, args.hands, args.seed)
+    print(f"generated {written:,} hands in {time.perf_counter() - start:.1f} s", flush=True)
+    checks: dict[str, object] = {"generated": written, "input_bytes": source.stat().st_size}
+    checks["load_average_at_start"] = [round(x, 2) for x in os.getloadavg()]
+
+    memory_input = source
+    if args.memory_hands != args.hands:
+        memory_input = work / "memory.jsonl"
+        if args.memory_hands < args.hands:
+            copy_head(source, memory_input, args.memory_hands)
+        else:
+            write_input(memory_input, args.memory_hands, args.seed)
+    print(f"memory: one-worker run on {args.memory_hands:,} hands in a child", flush=True)
+    memory = measure_memory(memory_input, work / "lake-memory", args.chunk_hands)
+    if memory_input != source:
+        memory_input.unlink()
+
+    warm = work / "warm.jsonl"
+    copy_head(source, warm, WARM_UP_HANDS)
+    time_run(warm, work / "lake-warm", 1, args.chunk_hands)
+
+    rows: dict[str, Row] = {}
+    print("croupier run, 1 worker", flush=True)
+    seconds, hands = time_run(source, work / "lake-1", 1, args.chunk_hands, args.repeat)
+    rows["run1"] = _row("croupier run, 1 worker", "PLO + PLO8", hands, seconds)
+    checks["hands_in_lake"] = hands
+    tables = rows_per_table(work / "lake-1")
+    checks["rows_per_table"] = tables
+
+    print("croupier run, 2 workers", flush=True)
+    seconds, hands2 = time_run(source, work / "lake-2", 2, args.chunk_hands, args.repeat)
+    rows["run2"] = _row("croupier run, 2 workers", "PLO + PLO8", hands2, seconds)
+    checks["two_workers_same_rows"] = rows_per_table(work / "lake-2") == tables
+
+    print("floor: decode + write the same rows", flush=True)
+    decoding, writing, decoded, rewritten = time_floor(source, work / "lake-1", work / "floor")
+    rows["floor"] = _row("floor: decode + write rows", "PLO + PLO8", decoded, decoding + writing)
+    rows["floor_decode"] = _row("  of which decode", "PLO + PLO8", decoded, decoding)
+    rows["floor_write"] = _row("  of which write rows", "PLO + PLO8", decoded, writing)
+    checks["floor_rows_written"] = rewritten
+    checks["floor_rows_match"] = rewritten == sum(tables.values())
+
+    try:
+        sample, looked, playable = pokerkit_sample(source, args.pokerkit_hands)
+    except ImportError:  # PokerKit is a dev/bench extra
+        checks["pokerkit"] = "not installed"
+    else:
+        print(f"PokerKit on {len(sample):,} PLO hands", flush=True)
+        checks["pokerkit_plo_hands_looked_at"] = looked
+        checks["pokerkit_playable"] = playable
+        if sample:
+            seconds, finished = time_pokerkit(sample)
+            rows["pokerkit"] = _row(
+                "PokerKit replay via bridge", "PLO only (sample)", len(sample), seconds
+            )
+            checks["pokerkit_finished"] = f"{finished} of {len(sample)} hands"
+
+    checks["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
+    goals = targets(rows, memory)
+    print()
+    print(render(list(rows.values()), goals))
+    for name, value in checks.items():
+        print(f"{name}: {value}")
+    return {
+        "benchmark": "run",
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "cpu_count": os.cpu_count(),
+        "seed": args.seed,
+        "hands": args.hands,
+        "chunk_hands": args.chunk_hands,
+        "repeat": args.repeat,
+        "rows": {key: asdict(r) for key, r in rows.items()},
+        "targets": [asdict(t) for t in goals],
+        "memory": asdict(memory),
+        "checks": checks,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark, print the tables, write the JSON report; return 0."""
+    parser = argparse.ArgumentParser(prog="bench.run", description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--hands", type=int, default=100_000, help="PLO + PLO8 hands to generate")
+    parser.add_argument(
+        "--memory-hands",
+        type=int,
+        default=None,
+        help="hands of the peak-memory run (default: --hands)",
+    )
+    parser.add_argument(
+        "--pokerkit-hands",
+        type=int,
+        default=2_000,
+        help="PokerKit-playable PLO hands PokerKit replays",
+    )
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="timed runs of each croupier run (best kept)"
+    )
+    parser.add_argument("--chunk-hands", type=int, default=CHUNK_HANDS, help="hands per chunk")
+    parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT)
+    parser.add_argument("--child-run", nargs=2, metavar=("INPUT", "LAKE"), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child_run:
+        return child_run(args.child_run[0], args.child_run[1], args.chunk_hands)
+    if args.hands < 2 * WARM_UP_HANDS:
+        parser.error(f"--hands must be at least {2 * WARM_UP_HANDS}")
+    if args.memory_hands is None:
+        args.memory_hands = args.hands
+
+    with tempfile.TemporaryDirectory(prefix="bench-run-") as tmp:
+        report = measure(args, Path(tmp))
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(json.dumps(report, indent=2) + "\n")
+    print(f"report: {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
