@@ -140,6 +140,8 @@ def convert_command(
         _write_rejects(report.rejects, rejects)
     if not quiet:
         _report_rejects(report.rejects)
+        for hand_id, why in report.unwritable:
+            stderr.print(f"[yellow]not written[/] {escape(hand_id)}: {escape(why)}", soft_wrap=True)
         stderr.print(f"converted {report.hands} hands, rejected {len(report.rejects)}")
 
 

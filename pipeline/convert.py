@@ -17,12 +17,14 @@ from typing import IO
 
 from pipeline.formats import read_hands
 from pipeline.formats.jsonl import encode_hand, read_jsonl_stream
+from pipeline.formats.phh_track import UnwritableHand
+from pipeline.formats.phh_write import write_phh
 from pipeline.model import HandRecord
 from pipeline.violations import Reject
 
 __all__ = ["OUTPUT_FORMATS", "ConvertReport", "convert"]
 
-OUTPUT_FORMATS = ("jsonl",)
+OUTPUT_FORMATS = ("jsonl", "phh")
 
 Progress = Callable[[int], None]
 
@@ -33,6 +35,7 @@ class ConvertReport:
 
     hands: int = 0
     rejects: list[Reject] = field(default_factory=list)
+    unwritable: list[tuple[str, str]] = field(default_factory=list)  # hand id, why
 
 
 @contextmanager
@@ -70,6 +73,10 @@ def convert(
 ) -> ConvertReport:
     """Convert the hands of ``input_path`` (``-`` for stdin) to ``to`` at ``output_path``.
 
+    ``jsonl`` writes the canonical hand log; ``phh`` writes a ``.phhs`` file (one TOML
+    table per hand, ``[1]``, ``[2]`` …) that PokerKit loads; a hand PHH cannot express is
+    listed in ``unwritable`` and left out.
+
     The output appears whole or not at all (written to a temporary file, then renamed);
     ``-`` writes to stdout. ``on_hand`` is called with the running count of hands written.
     """
@@ -81,8 +88,16 @@ def convert(
             if isinstance(item, Reject):
                 report.rejects.append(item)
                 continue
-            stream.write(encode_hand(item))
-            stream.write(b"\n")
+            if to == "phh":
+                try:
+                    text = write_phh(item)
+                except UnwritableHand as error:
+                    report.unwritable.append((item.hand_id, str(error)))
+                    continue
+                stream.write(f"[{report.hands + 1}]\n{text}\n".encode())
+            else:
+                stream.write(encode_hand(item))
+                stream.write(b"\n")
             report.hands += 1
             if on_hand is not None:
                 on_hand(report.hands)

@@ -10,16 +10,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pipeline.formats.jsonl import read_jsonl
+from pipeline.formats.ohh import looks_like_ohh, read_ohh
+from pipeline.formats.phh import looks_like_phh, read_phh
 from pipeline.formats.pokerstars import looks_like_pokerstars, read_pokerstars
 from pipeline.model import HandRecord
 from pipeline.violations import Reject
 
 __all__ = ["HAND_LOG_SUFFIXES", "INPUT_FORMATS", "detect_format", "read_hands"]
 
-INPUT_FORMATS = ("jsonl", "pokerstars")
+INPUT_FORMATS = ("jsonl", "pokerstars", "phh", "ohh")
 """The input formats Croupier reads (``--input-format``)."""
 
-HAND_LOG_SUFFIXES = (".jsonl", ".ndjson", ".txt")
+HAND_LOG_SUFFIXES = (".jsonl", ".ndjson", ".txt", ".phh", ".phhs", ".ohh")
 """File names that a directory search picks up as hand logs."""
 
 
@@ -40,8 +42,12 @@ def detect_format(path: str | Path) -> str:
 def sniff(head: bytes, name: str = "") -> str:
     """Tell a format from the first bytes of a file (default: ``jsonl``)."""
     _ = name
+    if looks_like_ohh(head):
+        return "ohh"
     if looks_like_pokerstars(head):
         return "pokerstars"
+    if looks_like_phh(head):
+        return "phh"
     return "jsonl"
 
 
@@ -54,4 +60,8 @@ def read_hands(
         raise ValueError(f"unknown input format {fmt!r}; known: {', '.join(INPUT_FORMATS)}")
     if fmt == "pokerstars":
         return read_pokerstars(path, source=source)
+    if fmt == "phh":
+        return read_phh(path, source=source)
+    if fmt == "ohh":
+        return read_ohh(path, source=source)
     return read_jsonl(path, source=source)

@@ -156,6 +156,12 @@ def post(run: Run, seq: int, action: Action) -> None:
     elif blind is Blind.ANTE:
         expected = game.ante
         live = False
+        if game.ante == 0 and i == run.bb_index and not run.antes:
+            # a big-blind ante: the big blind antes for the table; dead money for the main pot
+            run.antes.add(i)
+            state.post(i, amount, live=False)
+            check_all_in_flag(run, seq, action, all_in)
+            return
         if i in run.antes:
             run.flag(Code.ANTE_WRONG_AMOUNT, f"seat {seat} posts a second ante", seq=seq, seat=seat)
         run.antes.add(i)

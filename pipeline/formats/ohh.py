@@ -1,0 +1,681 @@
+"""Open Hand History (OHH): PokerTracker's JSON hand-history standard, read.
+
+A file holds hand objects ``{"ohh": {…}}`` separated by blank lines (so the file as a
+whole is not JSON); one object, or a JSON array of them, is accepted too. Each hand is
+parsed on its own: a broken one is one reject (``malformed-json``; ``truncated-hand`` for
+an unfinished last one) and the reader carries on with the next object. It never raises
+on bad data. Notes on the standard: ``/work/shared/formats/ohh.md``.
+
+**Games.** ``game_type`` ``Omaha`` and ``OmahaHiLo`` are read; the number of hole cards
+(4, 5 or 6) is the most cards any player is dealt or shows (OHH has no field for it).
+Any other game type (``Holdem``, ``Stud``, ``Draw`` …) is an ``unsupported-game``
+reject naming it. ``bet_limit.bet_type`` ``NL``/``PL``/``FL`` gives the betting; OHH
+has no small or big bet, so fixed limit takes the usual structure: the small bet is the
+big blind, the big bet twice that (RULES.md ``R5.limit-size``). A ``bet_cap`` is noted,
+not enforced.
+
+**Seats.** ``players[].seat`` numbers the seats, ``dealer_seat`` is the button,
+``hero_player_id`` the hero; ``is_sitting_out`` players are seated but not dealt in.
+
+**Actions**, round by round (a round's ``cards`` are board cards dealt before its
+actions): ``Post SB``/``Post BB``/``Post Ante``/``Straddle``/``Post Dead`` become posts
+(small, big, ante, straddle, dead); ``Post Extra Blind`` is a live big-blind post to
+enter. ``Dealt Cards``, ``Shows Cards``, ``Mucks Cards`` deal, show and muck. ``Fold``,
+``Check``, ``Call`` (``amount``: chips added), ``Bet`` (chips) and ``Raise``. The
+standard is ambiguous about a raise's ``amount``: the raiser's street total ("raise to"),
+or the chips this action adds (an older page); they differ only when the raiser already
+had chips in on the street. The reader plays the hand both ways and keeps the reading
+whose calls match what was owed and whose chips add up to the recorded pots; a tie (both
+fit) is read as the total. Uncalled bets are returned where the betting closes (OHH does
+not record the return). ``Added Chips``, ``Sits Down``, ``Stands Up`` and ``Player
+Adjustment`` happen outside the hand: they are ignored and listed in the hand's
+``_ohh_ignored`` extra. ``Add to Pot`` is money the site adds (``result.added``).
+
+**Run it twice.** With the ``Run_It_Twice`` flag, the board rounds after the last
+betting are runouts: a street that does not follow the one before starts the next
+runout.
+
+**Result.** ``pots[]`` (``number`` 0 main, 1.. side) give ``result.collected`` (one per
+``player_wins`` entry and pot), the rake (sum of pot rakes), the total pot (sum of
+amounts, rake included) and each pot after rake; ``jackpot`` is a ``jackpot`` fee,
+``cashout_amount``/``cashout_fee`` a cash-out.
+
+**Money** is read as decimals, never binary floats; the unit is the finest number of
+decimals written (``0.80`` has two). ``currency`` ``""`` (tournaments) becomes ``CHIPS``.
+
+Reject codes: ``malformed-json``, ``truncated-hand``, ``schema-violation``, ``bad-card``,
+``bad-amount``, ``bad-timestamp``, ``unsupported-game``, ``malformed-hand``,
+``bad-encoding``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import replace
+from datetime import UTC, datetime
+from decimal import Decimal
+from pathlib import Path
+
+from pipeline.cards import CardError, parse_cards
+from pipeline.formats.phh import ActionTracker
+from pipeline.model import (
+    ActionType,
+    Betting,
+    Blind,
+    CashOut,
+    Collection,
+    Fee,
+    GameSpec,
+    HandRecord,
+    RecordedResult,
+    Seat,
+    Tournament,
+    Variant,
+)
+from pipeline.money import MAX_DIGITS, MAX_SCALE
+from pipeline.violations import Reject, RejectCode
+
+__all__ = ["looks_like_ohh", "parse_ohh", "read_ohh"]
+
+EXCERPT_CHARS = 160
+Number = int | Decimal
+
+_GAMES = {"Omaha": Variant.OMAHA, "OmahaHiLo": Variant.OMAHA_HILO}
+_BETTING = {"NL": Betting.NO_LIMIT, "PL": Betting.POT_LIMIT, "FL": Betting.FIXED_LIMIT}
+_POSTS = {
+    "Post SB": Blind.SMALL,
+    "Post BB": Blind.BIG,
+    "Post Ante": Blind.ANTE,
+    "Straddle": Blind.STRADDLE,
+    "Post Dead": Blind.DEAD,
+    "Post Extra Blind": Blind.BIG,
+}
+_WAGERS = {
+    "Fold": ActionType.FOLD,
+    "Check": ActionType.CHECK,
+    "Call": ActionType.CALL,
+    "Bet": ActionType.BET,
+    "Raise": ActionType.RAISE,
+}
+_IGNORED = {"Added Chips", "Sits Down", "Stands Up", "Player Adjustment"}
+_ADDED = {"Add to Pot", "Added To Pot"}
+_BOARD_STREETS = {"Flop": 1, "Turn": 2, "River": 3}
+_CURRENCY_RE = re.compile(r"[A-Z0-9]{1,12}")
+_SNIFF_RE = re.compile(rb'^\s*\[?\s*\{\s*"ohh"\s*:')
+_BLANK_RE = re.compile(r"\n[ \t\r]*\n\s*(?=[\[{])")
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+_DECODER = json.JSONDecoder(parse_float=Decimal, parse_constant=lambda text: Decimal("NaN"))
+
+
+class _Problem(Exception):
+    """Input that cannot become a hand; becomes a Reject."""
+
+    def __init__(self, code: RejectCode, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.field = field
+
+
+def _schema(field: str, message: str) -> _Problem:
+    return _Problem(RejectCode.SCHEMA_VIOLATION, f"{field}: {message}", field)
+
+
+# ------------------------------------------------------------------------ typed access
+
+
+def _table(value: object, field: str) -> dict[str, object]:
+    if not isinstance(value, dict):
+        raise _schema(field, "not an object")
+    return value
+
+
+def _list(value: object, field: str) -> list[object]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise _schema(field, "not a list")
+    return value
+
+
+def _text(table: dict[str, object], key: str, field: str) -> str | None:
+    value = table.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise _schema(f"{field}.{key}", "not text")
+    return str(value)
+
+
+def _int(table: dict[str, object], key: str, field: str) -> int | None:
+    value = table.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _schema(f"{field}.{key}", "not an integer")
+    return value
+
+
+class _Money:
+    """Every amount read, kept as decimals until the hand's scale is known."""
+
+    def __init__(self) -> None:
+        self.seen: list[Number] = []
+
+    def read(self, table: dict[str, object], key: str, field: str) -> Number | None:
+        value = table.get(key)
+        if value is None:
+            return None
+        at = f"{field}.{key}"
+        if isinstance(value, bool) or not isinstance(value, int | Decimal):
+            raise _Problem(RejectCode.BAD_AMOUNT, f"{at}: not an amount: {value!r}", at)
+        if isinstance(value, Decimal) and not value.is_finite():
+            raise _Problem(RejectCode.BAD_AMOUNT, f"{at}: not a finite amount", at)
+        if value < 0:
+            raise _Problem(RejectCode.BAD_AMOUNT, f"{at}: negative amount {value}", at)
+        if value >= 10**MAX_DIGITS:
+            raise _Problem(RejectCode.BAD_AMOUNT, f"{at}: amount too large", at)
+        self.seen.append(value)
+        return value
+
+    def scale(self) -> int:
+        scale = 0
+        for value in self.seen:
+            if isinstance(value, Decimal):
+                exponent = value.as_tuple().exponent
+                if isinstance(exponent, int):
+                    scale = max(scale, -exponent)
+        if scale > MAX_SCALE:
+            raise _Problem(RejectCode.BAD_AMOUNT, f"amounts written with {scale} decimals")
+        return scale
+
+
+def _units(value: Number | None, scale: int) -> int:
+    return 0 if value is None else int(value * 10**scale)
+
+
+def _cards(value: object, field: str) -> tuple[int, ...]:
+    if value is None or value == "":
+        return ()
+    if isinstance(value, list) and all(isinstance(card, str) for card in value):
+        text = "".join(str(card) for card in value)
+    elif isinstance(value, str):
+        text = value
+    else:
+        raise _schema(field, "not cards")
+    try:
+        return parse_cards(text)
+    except CardError as error:
+        raise _Problem(RejectCode.BAD_CARD, f"{field}: {error}", field) from None
+
+
+# ------------------------------------------------------------------------ one hand
+
+
+class _Event:
+    """One action of the log, amounts still decimal; ``seat`` as OHH numbers it."""
+
+    __slots__ = ("all_in", "amount", "cards", "field", "kind", "player", "run", "what")
+
+    def __init__(self, kind: str, field: str) -> None:
+        self.kind = kind  # post, deal, show, muck, wager, board, added, ignored
+        self.field = field
+        self.what = ""
+        self.player = -1
+        self.amount: Number | None = None
+        self.cards: tuple[int, ...] = ()
+        self.all_in: bool | None = None
+        self.run: int | None = None
+
+
+def _events(ohh: dict[str, object], money: _Money, ids: dict[int, int]) -> list[_Event]:
+    """Flatten the rounds into events: each round's board cards, then its actions."""
+    rounds = [
+        _table(r, f"$.ohh.rounds[{k}]")
+        for k, r in enumerate(_list(ohh.get("rounds"), "$.ohh.rounds"))
+    ]
+    events: list[_Event] = []
+    for k, round_ in enumerate(rounds):
+        at = f"$.ohh.rounds[{k}]"
+        cards = _cards(round_.get("cards"), f"{at}.cards")
+        if cards:
+            board = _Event("board", f"{at}.cards")
+            board.cards = cards
+            board.what = str(round_.get("street") or "")
+            events.append(board)
+        for j, raw in enumerate(_list(round_.get("actions"), f"{at}.actions")):
+            events.append(
+                _event(_table(raw, f"{at}.actions[{j}]"), f"{at}.actions[{j}]", money, ids)
+            )
+    return events
+
+
+def _event(action: dict[str, object], at: str, money: _Money, ids: dict[int, int]) -> _Event:
+    what = _text(action, "action", at)
+    if what is None:
+        raise _schema(f"{at}.action", "missing")
+    if what in _POSTS:
+        kind = "post"
+    elif what in _WAGERS:
+        kind = "wager"
+    elif what in _ADDED:
+        kind = "added"
+    elif what in _IGNORED:
+        kind = "ignored"
+    elif what in ("Dealt Cards", "Shows Cards", "Mucks Cards"):
+        kind = {"Dealt Cards": "deal", "Shows Cards": "show", "Mucks Cards": "muck"}[what]
+    else:
+        raise _Problem(RejectCode.MALFORMED_HAND, f"{at}.action: unknown OHH action {what!r}", at)
+    event = _Event(kind, at)
+    event.what = what
+    player_id = _int(action, "player_id", at)
+    if kind not in ("added", "ignored"):
+        if player_id is None or player_id not in ids:
+            raise _Problem(
+                RejectCode.MALFORMED_HAND, f"{at}.player_id: no player {player_id!r}", at
+            )
+        event.player = ids[player_id]
+    event.amount = money.read(action, "amount", at)
+    event.cards = _cards(action.get("cards"), f"{at}.cards")
+    allin = action.get("is_allin")
+    event.all_in = allin if isinstance(allin, bool) else None
+    return event
+
+
+def _mark_runs(events: list[_Event]) -> None:
+    """Number the runouts: board rounds after the last betting, a street repeated starts one."""
+    last_bet = max((k for k, e in enumerate(events) if e.kind == "wager"), default=-1)
+    boards = [e for e in events[last_bet + 1 :] if e.kind == "board"]
+    runs: list[list[_Event]] = []
+    previous = 0
+    for board in boards:
+        street = _BOARD_STREETS.get(board.what, 0)
+        if not runs or 0 < street <= previous:
+            runs.append([board])
+        else:
+            runs[-1].append(board)
+        previous = street
+    if len(runs) > 1:
+        for number, run in enumerate(runs, start=1):
+            for board in run:
+                board.run = number
+
+
+class _Play:
+    """One reading of the hand's wagers: the actions it makes and how well they fit."""
+
+    def __init__(self, game: GameSpec, stacks: list[int]) -> None:
+        self.tracker = ActionTracker(game, stacks, game.big_blind)
+        self.misfits = 0
+        self.ambiguous = False
+        self.added = 0
+
+
+def _play(events: list[_Event], game: GameSpec, stacks: list[int], *, raise_to: bool) -> _Play:
+    """Turn events into actions (players as indices), reading raises as totals or not."""
+    play = _Play(game, stacks)
+    tracker = play.tracker
+    for event in events:
+        i = event.player
+        amount = _units(event.amount, game.scale)
+        if event.kind == "post":
+            blind = _POSTS[event.what]
+            if blind is Blind.STRADDLE:
+                tracker.opening = max(tracker.opening, amount)
+            tracker.post(i, blind, amount, event.all_in)
+        elif event.kind == "deal" and event.cards:
+            tracker.deal(i, event.cards)
+        elif event.kind in ("show", "muck"):
+            kind = ActionType.SHOW if event.kind == "show" else ActionType.MUCK
+            tracker.reveal(i, kind, event.cards or None)
+        elif event.kind == "board":
+            tracker.deal_board(event.cards, event.run, None)
+        elif event.kind == "added":
+            play.added += amount
+        elif event.kind == "wager":
+            _wager(play, event, i, amount, raise_to=raise_to)
+    return play
+
+
+def _wager(play: _Play, event: _Event, i: int, amount: int, *, raise_to: bool) -> None:
+    """Apply one wager, counting what does not fit this reading of raises."""
+    tracker = play.tracker
+    book = tracker.book
+    tracker.open_preflop()
+    stack, mine = book.stack[i], book.bet[i]
+    kind = _WAGERS[event.what]
+    chips = amount
+    if kind is ActionType.CHECK:
+        play.misfits += book.owed(i) != 0
+    elif kind is ActionType.CALL:
+        play.misfits += amount != book.owed(i)
+    elif kind is ActionType.BET:
+        chips = mine + amount
+    elif kind is ActionType.RAISE:
+        play.ambiguous |= mine > 0
+        chips = amount if raise_to else mine + amount
+    if kind in (ActionType.BET, ActionType.RAISE):
+        play.misfits += chips <= book.current or chips - mine > stack
+    else:
+        play.misfits += kind is ActionType.CALL and amount > stack
+    tracker.wager(i, kind, chips, event.all_in)
+
+
+def _hand(value: object, source: str, line: int) -> HandRecord:
+    top = _table(value, "$")
+    if "ohh" not in top:
+        raise _schema("$", "not an OHH hand (no 'ohh' object)")
+    ohh = _table(top["ohh"], "$.ohh")
+    at = "$.ohh"
+    game_type = _text(ohh, "game_type", at)
+    if game_type not in _GAMES:
+        shown = "none" if game_type is None else game_type
+        message = f"unsupported game: {shown} (OHH game_type); Croupier reads Omaha and OmahaHiLo"
+        raise _Problem(RejectCode.UNSUPPORTED_GAME, message, f"{at}.game_type")
+    limit = _table(ohh.get("bet_limit"), f"{at}.bet_limit")
+    bet_type = _text(limit, "bet_type", f"{at}.bet_limit")
+    if bet_type not in _BETTING:
+        message = f"unsupported betting: bet_type {bet_type!r}"
+        raise _Problem(RejectCode.UNSUPPORTED_GAME, message, f"{at}.bet_limit.bet_type")
+    betting = _BETTING[bet_type]
+    money = _Money()
+    small = money.read(ohh, "small_blind_amount", at)
+    big = money.read(ohh, "big_blind_amount", at)
+    ante = money.read(ohh, "ante_amount", at)
+    cap = money.read(limit, "bet_cap", f"{at}.bet_limit")
+    ids, seats = _players(ohh, money)
+    events = _events(ohh, money, ids)
+    pots = [
+        _table(p, f"{at}.pots[{k}]") for k, p in enumerate(_list(ohh.get("pots"), f"{at}.pots"))
+    ]
+    result_rows = _read_pots(pots, money, ids)
+    scale = money.scale()
+    button = _int(ohh, "dealer_seat", at)
+    if button is None:
+        raise _schema(f"{at}.dealer_seat", "missing")
+    flags = ohh.get("flags")
+    flag_list = flags if isinstance(flags, list) else []
+    if "Run_It_Twice" in flag_list:
+        _mark_runs(events)
+    hole = max((len(e.cards) for e in events if e.kind in ("deal", "show", "muck")), default=4)
+    game = GameSpec(
+        variant=_GAMES[game_type],
+        hole_cards=hole if hole in (5, 6) else 4,
+        betting=betting,
+        small_blind=_units(small, scale),
+        big_blind=_units(big, scale),
+        currency=_currency(ohh),
+        scale=scale,
+        small_bet=_units(big, scale) if betting is Betting.FIXED_LIMIT else None,
+        big_bet=2 * _units(big, scale) if betting is Betting.FIXED_LIMIT else None,
+        ante=_units(ante, scale),
+        max_seats=_int(ohh, "table_size", at),
+    )
+    order = _seating([s for s, _, _, out in seats if not out], button)
+    index = {seat: i for i, seat in enumerate(order)}
+    stack_of = {s: _units(v, scale) for s, _, v, _ in seats}
+    for event in events:
+        if event.player >= 0 and event.player not in index:
+            raise _Problem(
+                RejectCode.MALFORMED_HAND,
+                f"{event.field}: seat {event.player} acts but sits out",
+                event.field,
+            )
+        event.player = index.get(event.player, -1)
+    stacks = [stack_of[s] for s in order]
+    play = _play(events, game, stacks, raise_to=True)
+    if play.ambiguous:
+        other = _play(events, game, stacks, raise_to=False)
+        total = sum(_units(money_, scale) for money_ in result_rows.amounts)
+        if _fit(other, stacks, total) < _fit(play, stacks, total):
+            play = other
+    hero = _int(ohh, "hero_player_id", at)
+    notes = [f"{e.what} ignored ({e.field})" for e in events if e.kind == "ignored"]
+    if cap:
+        notes.append(f"bet_cap {cap} not enforced")
+    return HandRecord(
+        hand_id=_text(ohh, "game_number", at) or f"{Path(source).stem}-{line}",
+        site=_text(ohh, "site_name", at) or _text(ohh, "network_name", at) or "OHH",
+        game=game,
+        button=button,
+        seats=tuple(
+            Seat(seat=s, player=name, stack=stack_of[s], sitting_out=out)
+            for s, name, _, out in sorted(seats)
+        ),
+        actions=tuple(
+            a if a.seat is None else replace(a, seat=order[a.seat]) for a in play.tracker.out
+        ),
+        table=_text(ohh, "table_name", at),
+        started_at=_started_at(ohh),
+        result=result_rows.result(scale, play.added) if pots else None,
+        tournament=_tournament(ohh),
+        hero=None if hero is None else ids.get(hero),
+        source=source,
+        line=line,
+        extras=(("_ohh_ignored", json.dumps(notes).encode()),) if notes else (),
+    )
+
+
+def _players(
+    ohh: dict[str, object], money: _Money
+) -> tuple[dict[int, int], list[tuple[int, str, Number | None, bool]]]:
+    """Read the players: ``{player id: seat}`` and ``(seat, name, stack, sitting out)``."""
+    at = "$.ohh.players"
+    players = [_table(p, f"{at}[{k}]") for k, p in enumerate(_list(ohh.get("players"), at))]
+    if not players:
+        raise _schema(at, "no players")
+    ids: dict[int, int] = {}
+    seats: list[tuple[int, str, Number | None, bool]] = []
+    for k, player in enumerate(players):
+        field = f"{at}[{k}]"
+        pid, seat = _int(player, "id", field), _int(player, "seat", field)
+        if pid is None or seat is None or seat < 1 or pid in ids:
+            raise _schema(field, "needs a unique id and a seat number")
+        ids[pid] = seat
+        name = _text(player, "name", field) or _text(player, "display", field) or f"player {pid}"
+        out = player.get("is_sitting_out") is True
+        seats.append((seat, name, money.read(player, "starting_stack", field), out))
+    return ids, seats
+
+
+def _fit(play: _Play, stacks: list[int], pot_total: int) -> int:
+    """Count what does not fit in one reading: misfit actions, and a pot that does not add up."""
+    put_in = sum(stacks) - sum(play.tracker.book.stack)
+    return play.misfits + (pot_total > 0 and put_in + play.added != pot_total)
+
+
+def _seating(numbers: list[int], button: int) -> list[int]:
+    ordered = sorted(numbers)
+    return [s for s in ordered if s > button] + [s for s in ordered if s <= button]
+
+
+class _Pots:
+    """The recorded pots, amounts still decimal."""
+
+    def __init__(self) -> None:
+        self.amounts: list[Number] = []
+        self.rakes: list[Number] = []
+        self.jackpots: list[Number] = []
+        self.wins: list[tuple[int, int, Number]] = []  # seat, pot, amount
+        self.cash_outs: list[tuple[int, Number, Number | None]] = []
+
+    def result(self, scale: int, added: int) -> RecordedResult:
+        nets = [
+            _units(a, scale) - _units(r, scale)
+            for a, r in zip(self.amounts, self.rakes, strict=True)
+        ]
+        jackpot = sum(_units(j, scale) for j in self.jackpots)
+        return RecordedResult(
+            rake=sum(_units(r, scale) for r in self.rakes),
+            total_pot=sum(_units(a, scale) for a in self.amounts),
+            pots=tuple(nets),
+            collected=tuple(Collection(s, _units(a, scale), pot=p) for s, p, a in self.wins),
+            fees=(Fee("jackpot", jackpot),) if jackpot else (),
+            added=added,
+            cash_outs=tuple(
+                CashOut(s, _units(a, scale), _units(f, scale)) for s, a, f in self.cash_outs
+            ),
+        )
+
+
+def _read_pots(pots: list[dict[str, object]], money: _Money, ids: dict[int, int]) -> _Pots:
+    read = _Pots()
+    ordered = []
+    for k, pot in enumerate(pots):
+        at = f"$.ohh.pots[{k}]"
+        number = _int(pot, "number", at)
+        ordered.append((k if number is None else number, k, pot))
+    for number, k, pot in sorted(ordered, key=lambda row: row[:2]):
+        at = f"$.ohh.pots[{k}]"
+        read.amounts.append(money.read(pot, "amount", at) or 0)
+        read.rakes.append(money.read(pot, "rake", at) or 0)
+        read.jackpots.append(money.read(pot, "jackpot", at) or 0)
+        for j, raw in enumerate(_list(pot.get("player_wins"), f"{at}.player_wins")):
+            field = f"{at}.player_wins[{j}]"
+            win = _table(raw, field)
+            pid = _int(win, "player_id", field)
+            if pid is None or pid not in ids:
+                raise _Problem(RejectCode.MALFORMED_HAND, f"{field}: no player {pid!r}", field)
+            read.wins.append((ids[pid], number, money.read(win, "win_amount", field) or 0))
+            cash = money.read(win, "cashout_amount", field)
+            if cash:
+                read.cash_outs.append((ids[pid], cash, money.read(win, "cashout_fee", field)))
+    return read
+
+
+def _currency(ohh: dict[str, object]) -> str:
+    currency = _text(ohh, "currency", "$.ohh") or ""
+    if not currency:
+        return "CHIPS"
+    if _CURRENCY_RE.fullmatch(currency) is None:
+        raise _schema("$.ohh.currency", f"not a currency code: {currency!r}")
+    return currency
+
+
+def _started_at(ohh: dict[str, object]) -> datetime | None:
+    text = _text(ohh, "start_date_utc", "$.ohh")
+    if text is None:
+        return None
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        message = f"$.ohh.start_date_utc: not an ISO-8601 time: {text!r}"
+        raise _Problem(RejectCode.BAD_TIMESTAMP, message, "$.ohh.start_date_utc") from None
+    return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _tournament(ohh: dict[str, object]) -> Tournament | None:
+    info = ohh.get("tournament_info")
+    if ohh.get("tournament") is not True and not isinstance(info, dict):
+        return None
+    info = info if isinstance(info, dict) else {}
+    at = "$.ohh.tournament_info"
+    name = (
+        _text(info, "tournament_number", at)
+        or _text(info, "name", at)
+        or _text(ohh, "game_number", "$.ohh")
+        or "OHH"
+    )
+    buyin, fee = info.get("buyin_amount"), info.get("fee_amount")
+    currency = _text(info, "currency", at)
+    return Tournament(
+        id=name,
+        buyin=None if buyin is None else f"{buyin}+{fee}" if fee is not None else str(buyin),
+        currency=currency if currency and _CURRENCY_RE.fullmatch(currency) else None,
+    )
+
+
+# ------------------------------------------------------------------------ files
+
+
+def _excerpt(text: str) -> str:
+    return " ".join(text[: EXCERPT_CHARS * 4].split())[:EXCERPT_CHARS]
+
+
+def _decode(text: str, start: int, source: str) -> tuple[HandRecord | Reject, int]:
+    """Decode the hand object at ``start``; return it and where the next one may start."""
+    line = text.count("\n", 0, start) + 1
+    try:
+        value, end = _DECODER.raw_decode(text, start)
+    except json.JSONDecodeError as error:
+        resume = _BLANK_RE.search(text, max(error.pos, start + 1))
+        end = len(text) if resume is None else resume.end()
+        code = (
+            RejectCode.TRUNCATED_HAND
+            if error.pos >= len(text.rstrip())
+            else RejectCode.MALFORMED_JSON
+        )
+        return Reject(source, line, code, f"not JSON: {error}", _excerpt(text[start:end])), end
+    except RecursionError:
+        resume = _BLANK_RE.search(text, start + 1)
+        end = len(text) if resume is None else resume.end()
+        message = "nested too deeply to read"
+        return Reject(
+            source, line, RejectCode.MALFORMED_JSON, message, _excerpt(text[start:end])
+        ), end
+    return _judge(value, text[start:end], source, line), end
+
+
+def _judge(value: object, raw: str, source: str, line: int) -> HandRecord | Reject:
+    hand_id = None
+    if isinstance(value, dict) and isinstance(value.get("ohh"), dict):
+        number = value["ohh"].get("game_number")
+        hand_id = str(number) if isinstance(number, str | int) else None
+    try:
+        if _SURROGATE_RE.search(raw):
+            raise _Problem(RejectCode.BAD_ENCODING, "not UTF-8 text")
+        return _hand(value, source, line)
+    except _Problem as problem:
+        return Reject(
+            source, line, problem.code, problem.message, _excerpt(raw), problem.field, hand_id
+        )
+
+
+def parse_ohh(text: str, source: str) -> Iterator[HandRecord | Reject]:
+    """Yield a hand or a reject for every hand object in OHH text.
+
+    The objects may be separated by blank lines (the storage format), or the text may be
+    one object or a JSON array of them.
+    """
+    body = text.removeprefix("\ufeff")
+    position = len(body) - len(body.lstrip())
+    in_array = body[position : position + 1] == "["
+    if in_array:
+        position = _skip(body, position + 1)
+    while position < len(body):
+        if in_array and body[position] == "]":
+            position = _skip(body, position + 1)
+            in_array = False
+            continue
+        item, position = _decode(body, position, source)
+        yield item
+        position = _skip(body, position, comma=in_array)
+
+
+def _skip(text: str, position: int, *, comma: bool = False) -> int:
+    while position < len(text) and (text[position].isspace() or (comma and text[position] == ",")):
+        position += 1
+    return position
+
+
+def read_ohh(path: str | Path, *, source: str | None = None) -> Iterator[HandRecord | Reject]:
+    """Yield a hand or a reject for every hand object of an OHH file.
+
+    ``source`` names the file in records and rejects (default: the path as given).
+    Bytes that are not UTF-8 make their hand a ``bad-encoding`` reject. Opening the file
+    may raise ``OSError``: that is the environment, not bad data.
+    """
+    name = str(path) if source is None else source
+    data = Path(path).read_bytes()
+    yield from parse_ohh(data.decode("utf-8", "surrogateescape"), name)
+
+
+def looks_like_ohh(head: bytes) -> bool:
+    """Tell whether the first bytes of a file look like OHH (a ``{"ohh"`` object).
+
+    >>> looks_like_ohh(b'{\\n  "ohh": {"spec_version": "1.4.6"}}'), looks_like_ohh(b"{}")
+    (True, False)
+    """
+    return _SNIFF_RE.match(head.removeprefix(b"\xef\xbb\xbf")) is not None

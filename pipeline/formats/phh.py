@@ -1,0 +1,811 @@
+"""Poker Hand History (PHH): PokerKit's TOML hand-history standard, read and written.
+
+A ``.phh`` file is one hand: TOML keys such as ``variant``, ``antes``,
+``blinds_or_straddles``, ``starting_stacks`` and ``actions``. A ``.phhs`` file holds
+several, each under a table header (``[1]``, ``[2]`` …). The file is read as a stream of
+hands, each parsed on its own, so one broken hand is one reject and the next hand is
+still read; the readers never raise on bad data.
+
+**Players and seats.** PHH lists players by position, clockwise from the small blind,
+the button last (heads-up: p1 is the big blind, p2 the button and small blind). Player
+``pN`` sits at ``seats[N-1]`` when the file has ``seats`` (they must run clockwise from
+the small blind: a rotation of ascending order ending at the button), else at seat ``N``;
+``HandRecord.button`` is the last player's seat. ``players`` gives the names (``pN``
+where empty or missing).
+
+**Posts.** PHH has no post actions: ``antes`` and ``blinds_or_straddles`` say who posts
+what, by position (index 0 the small blind, 1 the big blind, 2.. straddles; heads-up the
+two entries swap players, as the spec says). The reader turns them into ``post``
+actions (antes first, then blinds and straddles), each capped at the poster's stack (a
+short stack posts all it has, all-in). ``GameSpec``: small and big blind from
+``blinds_or_straddles[0:2]`` (the big blind from ``min_bet`` where that is 0), the ante
+when every player antes the same (a big-blind or button ante is posted as an ``ante``
+but leaves ``GameSpec.ante`` at 0), ``small_bet``/``big_bet`` for fixed limit.
+
+**Actions.** ``d dh pN cards`` deals, ``d db cards`` adds board cards, ``pN f`` folds,
+``pN cc`` checks (nothing owed) or calls what is owed (at most the stack), ``pN cbr X``
+bets (nobody has bet on the street) or raises to ``X`` (a street total), ``pN sm cards``
+shows, ``pN sm -`` shows the cards dealt, ``pN sm`` mucks. PHH returns an uncalled bet
+without saying so, so the reader adds the ``uncalled`` action where the betting closes.
+It also leaves out a check that PokerKit asks for when the round is already closed (the
+only player left to act owes nothing and nobody could call a raise; RULES.md gives that
+player no turn). Commentary after ``#`` is ignored except for the extension tokens below.
+
+**Money.** Amounts are TOML integers or decimals (never read as binary floats). The unit
+is ``1`` unless an amount is written with decimals; then the hand's scale is the largest
+number of decimals written (``0.50`` has two). ``finishing_stacks`` become
+``result.final_stacks``; ``winnings`` become ``result.collected`` (one per player,
+pot 0: PHH does not split winnings by pot). Without ``winnings``, what each player
+collected is derived from ``finishing_stacks`` (finishing stack less the stack left after
+the betting and uncalled returns): PHH has no rake, so the finishing stacks fix it. Site
+(``event``, then ``venue``, else ``"PHH"``), table, date and time (``year``/``month``/
+``day``/``time`` in ``time_zone``, else UTC) and hand id (``hand``, else the file name)
+are read where present.
+
+**Variants.** PHH's Omaha codes are ``PO`` (pot-limit Omaha) and ``FO/8`` (fixed-limit
+Omaha hi/lo). Croupier extends the same pattern to every game it plays: betting ``F``/
+``P``/``N`` (fixed, pot, no limit) or ``PN`` (pot-limit pre-flop, no-limit after), game
+``O`` (Omaha) or ``C`` (Courchevel, 5 cards, its first flop card dealt before the
+betting as a ``d db`` of one card), ``5``/``6`` for 5- or 6-card Omaha, ``/8`` for hi/lo:
+``NO``, ``PO/8``, ``PO5``, ``FO6/8``, ``PC``, ``PC/8``, ``PNO`` … Other PHH games (hold'em,
+stud, draw, badugi) are ``unsupported-game`` rejects. See ``docs/phh-extensions.md``.
+
+**Croupier's extensions** (all documented in ``docs/phh-extensions.md``; user-defined
+fields start with ``_``, as PHH asks, and other tools ignore them). ``write_phh`` writes
+one only where the standard fields cannot say the same, so that ``read_phh(write_phh(h))``
+gives ``h`` back: ``_croupier_posts`` (every post in order, ``"pN kind amount"``, when the
+position arrays cannot say what was posted: dead or missed blinds, posts to enter, a
+misplaced blind), ``_croupier_small_blind``/``_big_blind``/``_ante`` (stakes the arrays
+do not show), ``_croupier_uncalled`` (``"pN amount at K"``: returns that differ from the
+ones PHH implies), ``_croupier_collected`` (``"pN pot K [run R] amount"``),
+``_croupier_rake``/``_total_pot``/``_pots``, ``_croupier_button``, ``_tournament``,
+``_level``, ``_hero``, ``_deck``, ``_flags``, ``_mixed``; and commentary tokens (``;``
+between them): ``run N`` and ``burn C`` on ``d db``, ``muck CARDS`` on ``pN sm``,
+``as check``/``as call X``/``as bet``/``as raise`` and ``all-in``/``not all-in`` on a
+wager whose record differs from what PHH implies. Not written: seats sitting out, fees,
+added money, cash-outs, bounties, ``extras``.
+
+Reject codes: ``malformed-hand`` (not TOML, not a PHH action, a player that does not
+exist), ``truncated-hand`` (a last hand cut off), ``schema-violation``, ``bad-card``,
+``bad-amount``, ``bad-timestamp``, ``unsupported-game``, ``bad-encoding``,
+``line-too-long``.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterator
+from dataclasses import replace
+from datetime import UTC, date, datetime
+from datetime import time as clock
+from decimal import Decimal
+from pathlib import Path
+from typing import IO
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pipeline.formats.phh_track import (
+    ActionTracker,
+    BettingBook,
+    UnwritableHand,
+    _amount_text,
+    _cards,
+    _decimals,
+    _implied_posts,
+    _is_int,
+    _money,
+    _opening,
+    _Problem,
+    _units,
+    parse_variant_code,
+    variant_code,
+)
+from pipeline.formats.phh_write import write_phh
+from pipeline.model import (
+    Action,
+    ActionType,
+    Betting,
+    Blind,
+    Collection,
+    GameSpec,
+    HandRecord,
+    RecordedResult,
+    Seat,
+    SeatAmount,
+    Tournament,
+    Variant,
+)
+from pipeline.money import MAX_DIGITS, MAX_SCALE
+from pipeline.violations import Reject, RejectCode
+
+__all__ = [
+    "MAX_HAND_BYTES",
+    "ActionTracker",
+    "BettingBook",
+    "UnwritableHand",
+    "looks_like_phh",
+    "parse_phh",
+    "parse_variant_code",
+    "read_phh",
+    "read_phh_stream",
+    "variant_code",
+    "write_phh",
+]
+
+MAX_HAND_BYTES = 4 * 1024 * 1024
+"""The largest hand read; a longer one is rejected without being kept."""
+
+EXCERPT_CHARS = 160
+Number = int | Decimal
+_TOO_LARGE = 10**MAX_DIGITS
+
+_BETTING_CODE = {
+    "F": Betting.FIXED_LIMIT,
+    "P": Betting.POT_LIMIT,
+    "N": Betting.NO_LIMIT,
+    "PN": Betting.PL_PREFLOP_NL_POSTFLOP,
+}
+_CODE_OF_BETTING = {betting: code for code, betting in _BETTING_CODE.items()}
+_VARIANT_RE = re.compile(r"(PN|[FPN])([OC])([56])?(/8)?")
+_OTHER_GAMES = {
+    "FT": "fixed-limit Texas hold'em",
+    "NT": "no-limit Texas hold'em",
+    "NS": "no-limit short-deck hold'em",
+    "F7S": "fixed-limit seven card stud",
+    "F7S/8": "fixed-limit seven card stud hi/lo",
+    "FR": "fixed-limit razz",
+    "N2L1D": "no-limit deuce-to-seven lowball single draw",
+    "F2L3D": "fixed-limit deuce-to-seven lowball triple draw",
+    "FB": "fixed-limit badugi",
+}
+_SNIFF_RE = re.compile(
+    rb"^\s*(variant|actions|antes|blinds_or_straddles|starting_stacks|min_bet|small_bet)\s*=",
+    re.MULTILINE,
+)
+_HEADER_RE = re.compile(r"\[\s*([^\[\]\s#][^\[\]#]*?)\s*\]\s*(?:#.*)?")
+_AMOUNT_RE = re.compile(r"[0-9]+(?:\.[0-9]+)?")
+_PLAYER_RE = re.compile(r"p([1-9][0-9]*)")
+_INDEX_RE = re.compile(r"[0-9]{1,6}")
+_KINDS = {"small": Blind.SMALL, "big": Blind.BIG, "both": Blind.BOTH, "dead": Blind.DEAD}
+_KINDS |= {"ante": Blind.ANTE, "straddle": Blind.STRADDLE}
+_BOM = "\ufeff"
+_CURRENCY_RE = re.compile(r"[A-Z0-9]{1,12}")
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+
+
+class _Fields:
+    """Typed access to one hand's TOML table; every amount read is kept for the scale."""
+
+    def __init__(self, table: dict[str, object]) -> None:
+        self.table = table
+        self.amounts: list[Number] = []
+
+    def get(self, key: str) -> object:
+        return self.table.get(key)
+
+    def text(self, key: str) -> str | None:
+        value = self.table.get(key)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, str | int):
+            raise _Problem(RejectCode.SCHEMA_VIOLATION, f"{key}: not text: {value!r}", key)
+        return str(value)
+
+    def strings(self, key: str) -> list[str] | None:
+        value = self.table.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise _Problem(RejectCode.SCHEMA_VIOLATION, f"{key}: not a list of strings", key)
+        return [str(v) for v in value]
+
+    def number(self, key: str) -> Number | None:
+        value = self.table.get(key)
+        if value is None:
+            return None
+        number = _money(value, key)
+        self.amounts.append(number)
+        return number
+
+    def numbers(self, key: str, n: int) -> list[Number] | None:
+        value = self.table.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, list):
+            raise _Problem(RejectCode.SCHEMA_VIOLATION, f"{key}: not a list", key)
+        if len(value) != n:
+            raise _Problem(
+                RejectCode.SCHEMA_VIOLATION, f"{key}: {len(value)} values for {n} players", key
+            )
+        numbers = [_money(v, f"{key}[{i}]") for i, v in enumerate(value)]
+        self.amounts.extend(numbers)
+        return numbers
+
+    def decimal(self, text: str, field: str) -> Decimal:
+        value = _amount_text(text, field)
+        self.amounts.append(value)
+        return value
+
+    def player(self, word: str, n: int, field: str) -> int:
+        match = _PLAYER_RE.fullmatch(word)
+        if match is None or int(match.group(1)) > n:
+            raise _Problem(
+                RejectCode.MALFORMED_HAND, f"{field}: no player {word!r} in a hand of {n}", field
+            )
+        return int(match.group(1)) - 1
+
+
+class _Move:
+    """One parsed entry of ``actions`` (amounts still decimal)."""
+
+    __slots__ = (
+        "all_in",
+        "amount",
+        "burn",
+        "cards",
+        "force",
+        "force_amount",
+        "kind",
+        "player",
+        "run",
+    )
+
+    def __init__(self, kind: str, player: int = -1) -> None:
+        self.kind = kind
+        self.player = player
+        self.cards: tuple[int, ...] | None = None
+        self.amount: Decimal | None = None
+        self.run: int | None = None
+        self.burn: tuple[int, ...] | None = None
+        self.force: str | None = None
+        self.force_amount: Decimal | None = None
+        self.all_in: bool | None = None
+
+
+def _parse_move(fields: _Fields, text: object, k: int, n: int) -> _Move:
+    field = f"actions[{k}]"
+    if not isinstance(text, str):
+        raise _Problem(RejectCode.SCHEMA_VIOLATION, f"{field}: not a string", field)
+    body, _, comment = text.partition("#")
+    move = _parse_words(fields, body.split(), field, n)
+    for token in comment.split(";"):
+        _apply_token(fields, move, token.split(), field)
+    return move
+
+
+def _parse_words(fields: _Fields, words: list[str], field: str, n: int) -> _Move:
+    match words:
+        case []:
+            return _Move("noop")
+        case ["d", "dh", who, cards]:
+            move = _Move("deal", fields.player(who, n, field))
+            move.cards = _cards(cards, field)
+        case ["d", "db", cards]:
+            move = _Move("board")
+            move.cards = _cards(cards, field)
+        case [who, "f"]:
+            move = _Move("fold", fields.player(who, n, field))
+        case [who, "cc"]:
+            move = _Move("cc", fields.player(who, n, field))
+        case [who, "cbr", amount]:
+            move = _Move("cbr", fields.player(who, n, field))
+            move.amount = fields.decimal(amount, field)
+        case [who, "sm"]:
+            move = _Move("muck", fields.player(who, n, field))
+        case [who, "sm", "-"]:
+            move = _Move("show", fields.player(who, n, field))
+        case [who, "sm", cards]:
+            move = _Move("show", fields.player(who, n, field))
+            move.cards = _cards(cards, field)
+        case [_, "pb" | "sd", *_]:
+            message = f"{field}: a stud or draw action in an Omaha hand"
+            raise _Problem(RejectCode.MALFORMED_HAND, message, field)
+        case _:
+            shown = " ".join(words)[:60]
+            raise _Problem(
+                RejectCode.MALFORMED_HAND, f"{field}: not a PHH action: {shown!r}", field
+            )
+    return move
+
+
+def _apply_token(fields: _Fields, move: _Move, token: list[str], field: str) -> None:
+    """Read one Croupier commentary token; anything else is commentary and ignored."""
+    betting = move.kind in ("cc", "cbr")
+    match token:
+        case ["run", run] if move.kind == "board" and run in ("1", "2", "3"):
+            move.run = int(run)
+        case ["burn", cards] if move.kind == "board":
+            move.burn = _cards(cards, field)
+        case ["muck", cards] if move.kind == "muck":
+            move.cards = _cards(cards, field)
+        case ["as", "check"] if move.kind == "cc":
+            move.force = "check"
+        case ["as", "call", amount] if move.kind == "cc":
+            move.force = "call"
+            move.force_amount = fields.decimal(amount, field)
+        case ["as", "bet" | "raise" as kind] if move.kind == "cbr":
+            move.force = kind
+        case ["all-in"] if betting:
+            move.all_in = True
+        case ["not", "all-in"] if betting:
+            move.all_in = False
+
+
+def _game(fields: _Fields) -> tuple[Variant, int, Betting]:
+    code = fields.text("variant")
+    if code is None:
+        raise _Problem(RejectCode.SCHEMA_VIOLATION, "missing field 'variant'", "variant")
+    game = parse_variant_code(code)
+    if game is None:
+        name = _OTHER_GAMES.get(code)
+        what = f"{name} (PHH {code!r})" if name else f"unknown PHH variant {code!r}"
+        raise _Problem(RejectCode.UNSUPPORTED_GAME, f"unsupported game: {what}", "variant")
+    return game
+
+
+def _seat_numbers(fields: _Fields, n: int) -> list[int]:
+    value = fields.get("seats")
+    if value is None:
+        return list(range(1, n + 1))
+    if (
+        not isinstance(value, list)
+        or len(value) != n
+        or not all(_is_int(s) and s > 0 for s in value)
+        or len(set(value)) != n
+    ):
+        raise _Problem(
+            RejectCode.SCHEMA_VIOLATION, f"seats: not {n} distinct seat numbers", "seats"
+        )
+    seats = [int(s) for s in value]
+    ordered = sorted(seats)
+    clockwise = [s for s in ordered if s > seats[-1]] + [s for s in ordered if s <= seats[-1]]
+    if clockwise != seats:
+        message = "seats: not clockwise from the small blind with the button last"
+        raise _Problem(RejectCode.SCHEMA_VIOLATION, message, "seats")
+    return seats
+
+
+def _started_at(fields: _Fields) -> datetime | None:
+    year, month, day, moment = (fields.get(k) for k in ("year", "month", "day", "time"))
+    zone = fields.get("time_zone")
+    try:
+        if isinstance(moment, datetime):
+            return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
+        if not (isinstance(moment, clock) and _is_int(year) and _is_int(month) and _is_int(day)):
+            return None
+        when = datetime.combine(date(year, month, day), moment)
+        if isinstance(zone, str):
+            return when.replace(tzinfo=ZoneInfo(zone)).astimezone(UTC)
+    except (ValueError, ZoneInfoNotFoundError) as error:
+        raise _Problem(RejectCode.BAD_TIMESTAMP, f"time: {error}", "time") from None
+    if any(fields.get(k) is not None for k in ("city", "region", "country")):
+        return None  # the local time of a place whose zone we cannot look up
+    return when.replace(tzinfo=UTC)
+
+
+def _extra_posts(fields: _Fields, n: int) -> list[tuple[int, Blind, Decimal]] | None:
+    texts = fields.strings("_croupier_posts")
+    if texts is None:
+        return None
+    posts = []
+    for k, text in enumerate(texts):
+        field = f"_croupier_posts[{k}]"
+        match text.split():
+            case [who, kind, amount] if kind in _KINDS:
+                posts.append(
+                    (fields.player(who, n, field), _KINDS[kind], fields.decimal(amount, field))
+                )
+            case _:
+                raise _Problem(RejectCode.SCHEMA_VIOLATION, f"{field}: not a post: {text!r}", field)
+    return posts
+
+
+def _stated_uncalled(fields: _Fields, n: int) -> list[tuple[int, int, Decimal]] | None:
+    """Read ``_croupier_uncalled``: ``"pN amount at K"``, returned before ``actions[K]``."""
+    texts = fields.strings("_croupier_uncalled")
+    if texts is None:
+        return None
+    rows = []
+    for k, text in enumerate(texts):
+        field = f"_croupier_uncalled[{k}]"
+        match text.split():
+            case [who, amount, "at", at] if _INDEX_RE.fullmatch(at):
+                rows.append((int(at), fields.player(who, n, field), fields.decimal(amount, field)))
+            case _:
+                message = f"{field}: not an uncalled return: {text!r}"
+                raise _Problem(RejectCode.SCHEMA_VIOLATION, message, field)
+    return rows
+
+
+def _collected(fields: _Fields, n: int) -> list[tuple[int, int, int | None, Decimal]]:
+    rows = []
+    for k, text in enumerate(fields.strings("_croupier_collected") or ()):
+        field = f"_croupier_collected[{k}]"
+        match text.split():
+            case [who, "pot", pot, amount] if _INDEX_RE.fullmatch(pot):
+                run = None
+            case [who, "pot", pot, "run", ("1" | "2" | "3") as runs, amount] if _INDEX_RE.fullmatch(
+                pot
+            ):
+                run = int(runs)
+            case _:
+                raise _Problem(RejectCode.SCHEMA_VIOLATION, f"{field}: not a collection", field)
+        rows.append((fields.player(who, n, field), int(pot), run, fields.decimal(amount, field)))
+    return rows
+
+
+def _record(fields: _Fields, source: str, line: int, default_id: str) -> HandRecord:
+    """Build the hand from one PHH table (players as indices until the end)."""
+    raw_stacks = fields.get("starting_stacks")
+    if not isinstance(raw_stacks, list) or not raw_stacks:
+        message = "missing or empty field 'starting_stacks'"
+        raise _Problem(RejectCode.SCHEMA_VIOLATION, message, "starting_stacks")
+    n = len(raw_stacks)
+    variant, hole_cards, betting = _game(fields)
+    start = fields.numbers("starting_stacks", n) or []
+    antes = fields.numbers("antes", n) or [0] * n
+    blinds = fields.numbers("blinds_or_straddles", n) or [0] * n
+    finishing = fields.numbers("finishing_stacks", n)
+    winnings = fields.numbers("winnings", n)
+    keys = ("min_bet", "small_bet", "big_bet", "_croupier_small_blind", "_croupier_big_blind")
+    stakes = {k: fields.number(k) for k in (*keys, "_croupier_ante", "_croupier_rake")}
+    stakes["_croupier_total_pot"] = fields.number("_croupier_total_pot")
+    pots = fields.get("_croupier_pots")
+    listed = [_money(v, "_croupier_pots") for v in pots] if isinstance(pots, list) else []
+    fields.amounts.extend(listed)
+    raw_actions = fields.get("actions")
+    if not isinstance(raw_actions, list):
+        raise _Problem(RejectCode.SCHEMA_VIOLATION, "missing field 'actions'", "actions")
+    moves = [_parse_move(fields, text, k, n) for k, text in enumerate(raw_actions)]
+    extra_posts = _extra_posts(fields, n)
+    stated = _stated_uncalled(fields, n)
+    collected = _collected(fields, n)
+    scale = max((_decimals(a) for a in fields.amounts), default=0)
+    if scale > MAX_SCALE:
+        raise _Problem(RejectCode.BAD_AMOUNT, f"amounts written with {scale} decimals", None)
+
+    def units(value: Number | None) -> int | None:
+        return None if value is None else _units(value, scale)
+
+    stacks = [_units(v, scale) for v in start]
+    ante_units = [_units(v, scale) for v in antes]
+    blind_units = [_units(v, scale) for v in blinds]
+    game = _game_spec(
+        fields, (variant, hole_cards, betting), stakes, ante_units, blind_units, scale
+    )
+    tracker = ActionTracker(game, stacks, _opening(game, blind_units), implied=stated is None)
+    if extra_posts is None:
+        for i, kind, amount in _implied_posts(ante_units, blind_units, stacks):
+            tracker.post(i, kind, amount)
+    else:
+        for i, kind, value in extra_posts:
+            tracker.post(i, kind, _units(value, scale))
+    _play(tracker, moves, scale, [(k, i, _units(a, scale)) for k, i, a in stated or ()])
+    numbers = _seat_numbers(fields, n)
+    names = fields.strings("players") or [""] * n
+    if len(names) != n:
+        message = f"players: {len(names)} names for {n} players"
+        raise _Problem(RejectCode.SCHEMA_VIOLATION, message, "players")
+    result = _result(
+        finishing=None if finishing is None else [_units(v, scale) for v in finishing],
+        winnings=None if winnings is None else [_units(v, scale) for v in winnings],
+        collected=[(i, pot, run, _units(a, scale)) for i, pot, run, a in collected],
+        rake=units(stakes["_croupier_rake"]),
+        total_pot=units(stakes["_croupier_total_pot"]),
+        pots=tuple(_units(v, scale) for v in listed),
+        left=tracker.book.stack,
+        numbers=numbers,
+    )
+    flags = set(fields.strings("_croupier_flags") or ())
+    hero = fields.text("_croupier_hero")
+    deck = fields.text("_croupier_deck")
+    button = fields.get("_croupier_button")
+    return HandRecord(
+        hand_id=fields.text("hand") or default_id,
+        site=fields.text("event") or fields.text("venue") or "PHH",
+        game=game,
+        button=button if _is_int(button) and button > 0 else numbers[-1],
+        seats=tuple(
+            sorted(
+                (
+                    Seat(seat=numbers[i], player=names[i] or f"p{i + 1}", stack=stacks[i])
+                    for i in range(n)
+                ),
+                key=lambda seat: seat.seat,
+            )
+        ),
+        actions=tuple(_seated(a, numbers) for a in tracker.out),
+        table=fields.text("table"),
+        started_at=_started_at(fields),
+        result=result,
+        tournament=_tournament(fields),
+        deck=None if deck is None else _cards(deck, "_croupier_deck"),
+        hero=None if hero is None else numbers[fields.player(hero, n, "_croupier_hero")],
+        cancelled="cancelled" in flags,
+        partial="partial" in flags,
+        converted="converted" in flags,
+        source=source,
+        line=line,
+    )
+
+
+def _game_spec(
+    fields: _Fields,
+    game: tuple[Variant, int, Betting],
+    stakes: dict[str, Number | None],
+    antes: list[int],
+    blinds: list[int],
+    scale: int,
+) -> GameSpec:
+    variant, hole_cards, betting = game
+
+    def units(key: str) -> int | None:
+        value = stakes[key]
+        return None if value is None else _units(value, scale)
+
+    limit = betting is Betting.FIXED_LIMIT
+    small_bet, big_bet, min_bet = units("small_bet"), units("big_bet"), units("min_bet")
+    if limit and (small_bet is None or big_bet is None):
+        message = "fixed limit needs small_bet and big_bet"
+        raise _Problem(RejectCode.SCHEMA_VIOLATION, message, "small_bet")
+    big_blind = units("_croupier_big_blind")
+    if big_blind is None:
+        big_blind = blinds[1] if len(blinds) > 1 and blinds[1] else (min_bet or small_bet or 0)
+    small_blind = units("_croupier_small_blind")
+    ante = units("_croupier_ante")
+    currency = fields.text("currency")
+    seat_count = fields.get("seat_count")
+    return GameSpec(
+        variant=variant,
+        hole_cards=hole_cards,
+        betting=betting,
+        small_blind=blinds[0] if small_blind is None else small_blind,
+        big_blind=big_blind,
+        currency=currency if currency and _CURRENCY_RE.fullmatch(currency) else "CHIPS",
+        scale=scale,
+        small_bet=small_bet if limit else None,
+        big_bet=big_bet if limit else None,
+        ante=(antes[0] if len(set(antes)) == 1 else 0) if ante is None else ante,
+        max_seats=seat_count if _is_int(seat_count) and seat_count > 1 else None,
+        mixed=fields.text("_croupier_mixed"),
+    )
+
+
+def _play(
+    tracker: ActionTracker, moves: list[_Move], scale: int, stated: list[tuple[int, int, int]]
+) -> None:
+    """Apply the parsed moves in order, and the uncalled returns the file states."""
+    dealt: dict[int, tuple[int, ...]] = {}
+    for k, move in enumerate(moves):
+        for at, who, amount in stated:
+            if at == k:
+                tracker.give_back(who, amount)
+        kind, i = move.kind, move.player
+        if kind == "deal":
+            dealt[i] = move.cards or ()
+            tracker.deal(i, dealt[i])
+        elif kind == "board":
+            tracker.deal_board(move.cards or (), move.run, move.burn)
+        elif kind == "show":
+            tracker.reveal(i, ActionType.SHOW, move.cards or dealt.get(i))
+        elif kind == "muck":
+            tracker.reveal(i, ActionType.MUCK, move.cards)
+        elif kind == "fold":
+            tracker.wager(i, ActionType.FOLD, 0, None)
+        elif kind == "cc":
+            tracker.open_preflop()
+            owed = tracker.book.owed(i)
+            if move.force is None and tracker.is_idle_check(i):
+                continue  # PokerKit's turn for a player whose only choice is a check
+            if move.force == "check" or (move.force is None and owed == 0):
+                tracker.wager(i, ActionType.CHECK, 0, move.all_in)
+            else:
+                chips = owed if move.force_amount is None else _units(move.force_amount, scale)
+                tracker.wager(i, ActionType.CALL, chips, move.all_in)
+        elif kind == "cbr":
+            tracker.open_preflop()
+            to = _units(move.amount or 0, scale)
+            is_bet = move.force == "bet" or (move.force is None and tracker.book.current == 0)
+            tracker.wager(i, ActionType.BET if is_bet else ActionType.RAISE, to, move.all_in)
+    for at, who, amount in stated:
+        if at >= len(moves):
+            tracker.give_back(who, amount)
+
+
+def _result(
+    *,
+    finishing: list[int] | None,
+    winnings: list[int] | None,
+    collected: list[tuple[int, int, int | None, int]],
+    rake: int | None,
+    total_pot: int | None,
+    pots: tuple[int, ...],
+    left: list[int],
+    numbers: list[int],
+) -> RecordedResult | None:
+    """Build the recorded result: finishing stacks, and what each player collected."""
+    rows: tuple[Collection, ...]
+    if collected:
+        rows = tuple(Collection(numbers[i], a, pot=p, run=r) for i, p, r, a in collected)
+    elif winnings is not None:
+        rows = tuple(Collection(numbers[i], a) for i, a in enumerate(winnings) if a)
+    elif finishing is not None and all(f >= s for f, s in zip(finishing, left, strict=True)):
+        pairs = zip(finishing, left, strict=True)
+        rows = tuple(Collection(numbers[i], f - s) for i, (f, s) in enumerate(pairs) if f > s)
+    else:
+        rows = ()
+    if finishing is None and not rows and rake is None and total_pot is None:
+        return None
+    finals = tuple(SeatAmount(numbers[i], a) for i, a in enumerate(finishing or ()))
+    return RecordedResult(
+        rake=rake, total_pot=total_pot, pots=pots, collected=rows, final_stacks=finals
+    )
+
+
+def _tournament(fields: _Fields) -> Tournament | None:
+    name = fields.text("_croupier_tournament")
+    level = fields.text("_croupier_level") or fields.text("level")
+    if name is None and level is None:
+        return None
+    return Tournament(id=name or fields.text("event") or "PHH", level=level)
+
+
+def _seated(action: Action, numbers: list[int]) -> Action:
+    if action.seat is None:
+        return action
+    return replace(action, seat=numbers[action.seat])
+
+
+def _excerpt(text: str) -> str:
+    return text.strip()[:EXCERPT_CHARS]
+
+
+def _decode_hand(
+    text: str, source: str, line: int, default_id: str, *, complete: bool
+) -> HandRecord | Reject:
+    """Parse one hand's TOML text into a hand or a reject; never raises on bad data."""
+    hand_id: str | None = None
+    try:
+        if _SURROGATE_RE.search(text):
+            raise _Problem(RejectCode.BAD_ENCODING, "not UTF-8 text", None)
+        try:
+            table = tomllib.loads(text, parse_float=Decimal)
+        except tomllib.TOMLDecodeError as error:
+            code = RejectCode.MALFORMED_HAND if complete else RejectCode.TRUNCATED_HAND
+            raise _Problem(code, f"not valid TOML: {error}", None) from None
+        raw_id = table.get("hand")
+        hand_id = str(raw_id) if isinstance(raw_id, str | int) and str(raw_id) else None
+        return _record(_Fields(table), source, line, default_id)
+    except _Problem as problem:
+        return Reject(
+            source, line, problem.code, problem.message, _excerpt(text), problem.field, hand_id
+        )
+    except RecursionError:
+        message = "nested too deeply to read"
+        return Reject(source, line, RejectCode.MALFORMED_HAND, message, _excerpt(text))
+
+
+# ------------------------------------------------------------------------ files
+
+
+def _chunks(
+    lines: Iterator[tuple[int, str] | Reject],
+) -> Iterator[tuple[int, str | None, str] | Reject]:
+    """Group lines into hands: ``(first line, table key or None, text)``, or line rejects.
+
+    A file whose first significant line is a table header holds one hand per top-level
+    table (a header ``[k.sub]`` stays with hand ``k``); otherwise the file is one hand.
+    """
+    key: str | None = None
+    start = 1
+    body: list[str] = []
+    multi: bool | None = None
+    for item in lines:
+        if isinstance(item, Reject):
+            yield item
+            continue
+        number, text = item
+        stripped = text.strip()
+        if multi is None and stripped and not stripped.startswith("#"):
+            multi = _HEADER_RE.fullmatch(stripped) is not None
+        header = _HEADER_RE.fullmatch(stripped) if multi else None
+        if header is None:
+            body.append(text)
+            continue
+        name = header.group(1).strip().strip("\"'")
+        if key is not None and name.startswith(key + "."):
+            body.append(text)
+            continue
+        if key is not None:
+            yield start, key, "".join(body)
+        key, start, body = name, number, []
+    text = "".join(body)
+    if key is not None or any(line.strip() and not line.strip().startswith("#") for line in body):
+        yield start, key, text
+
+
+def _hands(lines: Iterator[tuple[int, str] | Reject], source: str) -> Iterator[HandRecord | Reject]:
+    stem = Path(source).stem or "hand"
+    held: tuple[int, str | None, str] | None = None
+
+    def decode(chunk: tuple[int, str | None, str], last: bool) -> HandRecord | Reject:
+        line, key, text = chunk
+        if len(text) > MAX_HAND_BYTES:
+            message = f"a hand of {len(text)} characters is longer than the limit"
+            return Reject(source, line, RejectCode.MALFORMED_HAND, message, _excerpt(text))
+        complete = not last or text.endswith("\n")
+        default_id = stem if key is None else f"{stem}-{key}"
+        return _decode_hand(text, source, line, default_id, complete=complete)
+
+    for item in _chunks(lines):
+        if isinstance(item, Reject):
+            yield item
+            continue
+        if held is not None:
+            yield decode(held, last=False)
+        held = item
+    if held is not None:
+        yield decode(held, last=True)
+
+
+def _stream_lines(stream: IO[bytes], source: str) -> Iterator[tuple[int, str] | Reject]:
+    number = 0
+    while True:
+        raw = stream.readline(MAX_HAND_BYTES + 1)
+        if not raw:
+            return
+        number += 1
+        if len(raw) > MAX_HAND_BYTES and not raw.endswith(b"\n"):
+            while raw and not raw.endswith(b"\n"):
+                raw = stream.readline(MAX_HAND_BYTES)
+            message = f"a line longer than the limit of {MAX_HAND_BYTES} bytes"
+            yield Reject(source, number, RejectCode.LINE_TOO_LONG, message)
+            continue
+        text = raw.decode("utf-8", "surrogateescape")
+        yield number, text.removeprefix(_BOM) if number == 1 else text
+
+
+def read_phh_stream(stream: IO[bytes], source: str) -> Iterator[HandRecord | Reject]:
+    """Yield a hand or a reject for every hand of a ``.phh``/``.phhs`` binary stream.
+
+    Memory stays bounded by the largest hand (:data:`MAX_HAND_BYTES`). Bytes that are not
+    UTF-8 make their hand a ``bad-encoding`` reject; a UTF-8 byte-order mark is ignored.
+    """
+    yield from _hands(_stream_lines(stream, source), source)
+
+
+def parse_phh(text: str, source: str) -> Iterator[HandRecord | Reject]:
+    """Yield a hand or a reject for every hand of PHH text (one hand, or ``[k]`` tables).
+
+    Hand ids default to ``source``'s file stem (``stem-k`` for table ``[k]``).
+    """
+    lines = enumerate(text.removeprefix(_BOM).splitlines(keepends=True), start=1)
+    yield from _hands(iter(lines), source)
+
+
+def read_phh(path: str | Path, *, source: str | None = None) -> Iterator[HandRecord | Reject]:
+    """Yield a hand or a reject for every hand of a ``.phh`` or ``.phhs`` file.
+
+    ``source`` names the file in records and rejects (default: the path as given).
+    Opening the file may raise ``OSError``: that is the environment, not bad data.
+    """
+    name = str(path) if source is None else source
+    with open(path, "rb") as stream:
+        yield from read_phh_stream(stream, name)
+
+
+def looks_like_phh(head: bytes) -> bool:
+    """Tell whether the first bytes of a file look like PHH (TOML with PHH's keys).
+
+    >>> looks_like_phh(b"variant = 'PO'\\nantes = [0, 0]\\n")
+    True
+    >>> looks_like_phh(b'{"ohh": {}}'), looks_like_phh(b"[1]\\nactions = []")
+    (False, True)
+    """
+    body = head.removeprefix(_BOM.encode())
+    if body.lstrip()[:1] in (b"{", b""):
+        return False
+    return _SNIFF_RE.search(body) is not None
+
+
+# ------------------------------------------------------------------------ writing

@@ -1,0 +1,343 @@
+"""Write hands as PHH (``croupier convert --to phh``): text PokerKit can load.
+
+See :mod:`pipeline.formats.phh` for the mapping and Croupier's extension codes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Sequence
+from datetime import UTC
+from decimal import Decimal
+
+from pipeline.cards import format_cards
+from pipeline.formats.phh_track import (
+    ActionTracker,
+    UnwritableHand,
+    _implied_posts,
+    _opening,
+    variant_code,
+)
+from pipeline.model import (
+    Action,
+    ActionType,
+    Betting,
+    Blind,
+    HandRecord,
+)
+from pipeline.money import MAX_DIGITS, format_amount
+
+MAX_HAND_BYTES = 4 * 1024 * 1024
+"""The largest hand read; a longer one is rejected without being kept."""
+
+EXCERPT_CHARS = 160
+Number = int | Decimal
+_TOO_LARGE = 10**MAX_DIGITS
+
+_BETTING_CODE = {
+    "F": Betting.FIXED_LIMIT,
+    "P": Betting.POT_LIMIT,
+    "N": Betting.NO_LIMIT,
+    "PN": Betting.PL_PREFLOP_NL_POSTFLOP,
+}
+_CODE_OF_BETTING = {betting: code for code, betting in _BETTING_CODE.items()}
+_VARIANT_RE = re.compile(r"(PN|[FPN])([OC])([56])?(/8)?")
+_OTHER_GAMES = {
+    "FT": "fixed-limit Texas hold'em",
+    "NT": "no-limit Texas hold'em",
+    "NS": "no-limit short-deck hold'em",
+    "F7S": "fixed-limit seven card stud",
+    "F7S/8": "fixed-limit seven card stud hi/lo",
+    "FR": "fixed-limit razz",
+    "N2L1D": "no-limit deuce-to-seven lowball single draw",
+    "F2L3D": "fixed-limit deuce-to-seven lowball triple draw",
+    "FB": "fixed-limit badugi",
+}
+_SNIFF_RE = re.compile(
+    rb"^\s*(variant|actions|antes|blinds_or_straddles|starting_stacks|min_bet|small_bet)\s*=",
+    re.MULTILINE,
+)
+
+_HEADER_RE = re.compile(r"\[\s*([^\[\]\s#][^\[\]#]*?)\s*\]\s*(?:#.*)?")
+_AMOUNT_RE = re.compile(r"[0-9]+(?:\.[0-9]+)?")
+_PLAYER_RE = re.compile(r"p([1-9][0-9]*)")
+_INDEX_RE = re.compile(r"[0-9]{1,6}")
+_KINDS = {"small": Blind.SMALL, "big": Blind.BIG, "both": Blind.BOTH, "dead": Blind.DEAD}
+_KINDS |= {"ante": Blind.ANTE, "straddle": Blind.STRADDLE}
+_BOM = "\ufeff"
+_CURRENCY_RE = re.compile(r"[A-Z0-9]{1,12}")
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+
+
+__all__ = ["write_phh"]
+
+
+def _toml_string(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
+
+
+def _seating(hand: HandRecord) -> list[int]:
+    numbers = sorted({s.seat for s in hand.seats if not s.sitting_out})
+    return [s for s in numbers if s > hand.button] + [s for s in numbers if s <= hand.button]
+
+
+class _Writer:
+    """Build the PHH lines of one hand; players are ``p1``.. in position order."""
+
+    def __init__(self, hand: HandRecord) -> None:
+        self.hand = hand
+        self.order = _seating(hand)
+        if not self.order:
+            raise UnwritableHand(f"hand {hand.hand_id}: nobody is dealt in")
+        self.index = {seat: i for i, seat in enumerate(self.order)}
+        self.lines: list[str] = []
+
+    def who(self, seat: int | None) -> int:
+        if seat is None or seat not in self.index:
+            raise UnwritableHand(f"hand {self.hand.hand_id}: seat {seat} is not dealt in")
+        return self.index[seat]
+
+    def money(self, amount: int) -> str:
+        return format_amount(amount, self.hand.game.scale)
+
+    def field(self, key: str, value: str) -> None:
+        self.lines.append(f"{key} = {value}")
+
+    def amounts(self, key: str, values: Sequence[int]) -> None:
+        self.field(key, "[" + ", ".join(self.money(v) for v in values) + "]")
+
+    def texts(self, key: str, values: Sequence[str]) -> None:
+        self.field(key, "[" + ", ".join(_toml_string(v) for v in values) + "]")
+
+
+def _position_arrays(w: _Writer, posts: list[Action]) -> tuple[list[int], list[int]]:
+    """Fill ``antes`` and ``blinds_or_straddles`` from the posts (nominal for short all-ins)."""
+    game = w.hand.game
+    n = len(w.order)
+    antes, blinds = [0] * n, [0] * n
+    for post in posts:
+        i = w.who(post.seat)
+        p = 1 - i if n == 2 else i
+        amount = post.amount or 0
+        if post.blind is Blind.ANTE:
+            antes[p] += max(amount, game.ante) if post.all_in else amount
+        elif post.blind is Blind.SMALL:
+            blinds[p] = max(amount, game.small_blind) if post.all_in else amount
+        elif post.blind is Blind.BIG and (p == 1 or n == 2):
+            blinds[p] = max(amount, game.big_blind) if post.all_in else amount
+        elif post.blind in (Blind.BIG, Blind.STRADDLE):
+            blinds[p] = amount
+    return antes, blinds
+
+
+def _write_moves(w: _Writer, tracker: ActionTracker) -> tuple[list[str], list[str]]:
+    """Return the ``actions`` entries (with Croupier tokens where PHH would imply otherwise)
+    and the uncalled returns as ``_croupier_uncalled`` would state them."""
+    hand = w.hand
+    out: list[str] = []
+    returns: list[str] = []
+    for action in hand.actions:
+        kind = action.type
+        tokens: list[str] = []
+        cards = format_cards(action.cards or ())
+        if kind is ActionType.UNCALLED:
+            i, amount = w.who(action.seat), action.amount or 0
+            returns.append(f"p{i + 1} {w.money(amount)} at {len(out)}")
+            if not tracker.implied:
+                tracker.give_back(i, amount)
+            continue
+        if kind is ActionType.POST:
+            continue
+        if kind is ActionType.DEAL:
+            text = f"d dh p{w.who(action.seat) + 1} {cards}"
+            tracker.deal(w.who(action.seat), action.cards or ())
+        elif kind is ActionType.BOARD:
+            text = f"d db {cards}"
+            tokens += [f"run {action.run}"] if action.run is not None else []
+            tokens += [f"burn {format_cards(action.burn)}"] if action.burn else []
+            tracker.deal_board(action.cards or (), action.run, action.burn)
+        elif kind in (ActionType.SHOW, ActionType.MUCK):
+            tracker.reveal(w.who(action.seat), kind, action.cards)
+            player = f"p{w.who(action.seat) + 1}"
+            if kind is ActionType.SHOW:
+                text = f"{player} sm {cards or '-'}"
+            else:
+                text = f"{player} sm"
+                tokens += [f"muck {cards}"] if cards else []
+        else:
+            i = w.who(action.seat)
+            tracker.open_preflop()
+            text, tokens, chips = _write_wager(w, tracker, action, i)
+            tracker.wager(i, kind, chips, action.all_in)
+        out.append(text + (" # " + "; ".join(tokens) if tokens else ""))
+    return out, returns
+
+
+def _write_wager(
+    w: _Writer, tracker: ActionTracker, action: Action, i: int
+) -> tuple[str, list[str], int]:
+    """Return the text, tokens and chips (call: moved; bet/raise: the total) of a wager."""
+    book = tracker.book
+    kind = action.type
+    player = f"p{i + 1}"
+    stack, mine, owed = book.stack[i], book.bet[i], book.owed(i)
+    tokens: list[str] = []
+    if kind is ActionType.FOLD:
+        return f"{player} f", tokens, 0
+    if kind in (ActionType.CHECK, ActionType.CALL):
+        chips = 0 if kind is ActionType.CHECK else action.amount or 0
+        if kind is ActionType.CHECK and (owed or tracker.is_idle_check(i)):
+            tokens.append("as check")
+        elif kind is ActionType.CALL and (chips != owed or owed == 0):
+            tokens.append(f"as call {w.money(chips)}")
+        implied_all_in = kind is ActionType.CALL and chips >= stack
+    else:
+        chips = mine + (action.amount or 0) if kind is ActionType.BET else action.to or 0
+        if (kind is ActionType.BET) != (book.current == 0):
+            tokens.append("as bet" if kind is ActionType.BET else "as raise")
+        implied_all_in = chips - mine >= stack
+    if kind is not ActionType.CHECK and action.all_in != implied_all_in:
+        tokens.append("all-in" if action.all_in else "not all-in")
+    verb = "cc" if kind in (ActionType.CHECK, ActionType.CALL) else f"cbr {w.money(chips)}"
+    return f"{player} {verb}", tokens, chips
+
+
+def write_phh(hand: HandRecord) -> str:
+    """Return one hand as PHH text (TOML), ending in a newline.
+
+    PokerKit loads it for ``PO`` and ``FO/8``; other games get Croupier's codes. Posts,
+    stakes, results and commentary tokens the standard fields cannot carry go in
+    ``_croupier_`` fields (see the module docstring). Not written: sitting-out seats,
+    ``result`` fields other than final stacks, collections and rake, bounties and
+    ``extras``. Raises ``ValueError`` for a hand PHH cannot express (an action by a seat
+    not dealt in).
+    """
+    w = _Writer(hand)
+    game = hand.game
+    n = len(w.order)
+    seat_of = {s.seat: s for s in hand.seats}
+    stacks = [seat_of[s].stack for s in w.order]
+    posts = [a for a in hand.actions if a.type is ActionType.POST]
+    antes, blinds = _position_arrays(w, posts)
+    w.field("variant", _toml_string(variant_code(game)))
+    uniform_ante = len(set(antes)) == 1 and antes[0] > 0
+    if uniform_ante:
+        w.field("ante_trimming_status", "true")
+    w.amounts("antes", antes)
+    w.amounts("blinds_or_straddles", blinds)
+    if game.betting is Betting.FIXED_LIMIT:
+        small_bet = game.small_bet or game.big_blind
+        w.field("small_bet", w.money(small_bet))
+        w.field("big_bet", w.money(game.big_bet or 2 * small_bet))
+    else:
+        w.field("min_bet", w.money(game.big_blind))
+    w.amounts("starting_stacks", stacks)
+    recorded = [(w.who(p.seat), p.blind or Blind.BIG, p.amount or 0) for p in posts]
+    implied = _implied_posts(antes, blinds, stacks)
+    moves: list[str] = []
+    for implied_returns in (True, False):
+        tracker = ActionTracker(game, stacks, _opening(game, blinds), implied=implied_returns)
+        for i, kind, amount in recorded:
+            tracker.post(i, kind, amount)
+        moves, returns = _write_moves(w, tracker)
+        if _returns(tracker.out, lambda seat: seat) == _returns(hand.actions, w.who):
+            break
+    w.texts("actions", moves)
+    if not tracker.implied:
+        w.texts("_croupier_uncalled", returns)
+    _write_about(w, hand)
+    _write_result(w, hand)
+    if recorded != implied:
+        names = {blind: name for name, blind in _KINDS.items()}
+        w.texts("_croupier_posts", [f"p{i + 1} {names[k]} {w.money(a)}" for i, k, a in recorded])
+    derived_big = blinds[1] if n > 1 and blinds[1] else game.big_blind
+    derived_ante = antes[0] if len(set(antes)) == 1 else 0
+    for key, ours, derived in (
+        ("_croupier_small_blind", game.small_blind, blinds[0]),
+        ("_croupier_big_blind", game.big_blind, derived_big),
+        ("_croupier_ante", game.ante, derived_ante),
+    ):
+        if ours != derived:
+            w.field(key, w.money(ours))
+    return "\n".join(w.lines) + "\n"
+
+
+def _returns(
+    actions: Sequence[Action], player: Callable[[int | None], int | None]
+) -> list[tuple[int, int | None, int | None]]:
+    """Return the uncalled returns: (position in the action list, player, chips)."""
+    return [
+        (k, player(a.seat), a.amount)
+        for k, a in enumerate(actions)
+        if a.type is ActionType.UNCALLED
+    ]
+
+
+def _write_about(w: _Writer, hand: HandRecord) -> None:
+    """Write the hand's identity, table, time, players and Croupier's extra facts."""
+    w.field("hand", _toml_string(hand.hand_id))
+    w.field("venue", _toml_string(hand.site))
+    if hand.table is not None:
+        w.field("table", _toml_string(hand.table))
+    if hand.started_at is not None:
+        moment = hand.started_at.astimezone(UTC)
+        w.field("year", str(moment.year))
+        w.field("month", str(moment.month))
+        w.field("day", str(moment.day))
+        w.field("time", moment.time().isoformat())
+        w.field("time_zone", '"UTC"')
+    w.field("seats", "[" + ", ".join(str(s) for s in w.order) + "]")
+    if hand.game.max_seats is not None:
+        w.field("seat_count", str(hand.game.max_seats))
+    seat_of = {s.seat: s for s in hand.seats}
+    w.texts("players", [seat_of[s].player for s in w.order])
+    if hand.game.currency != "CHIPS":
+        w.field("currency", _toml_string(hand.game.currency))
+    if hand.button != w.order[-1]:
+        w.field("_croupier_button", str(hand.button))
+    if hand.game.mixed is not None:
+        w.field("_croupier_mixed", _toml_string(hand.game.mixed))
+    if hand.tournament is not None:
+        w.field("_croupier_tournament", _toml_string(hand.tournament.id))
+        if hand.tournament.level is not None:
+            w.field("_croupier_level", _toml_string(hand.tournament.level))
+    if hand.hero is not None and hand.hero in w.index:
+        w.field("_croupier_hero", _toml_string(f"p{w.index[hand.hero] + 1}"))
+    if hand.deck is not None:
+        w.field("_croupier_deck", _toml_string(format_cards(hand.deck)))
+    flags = [f for f in ("cancelled", "partial", "converted") if getattr(hand, f)]
+    if flags:
+        w.texts("_croupier_flags", flags)
+
+
+def _write_result(w: _Writer, hand: HandRecord) -> None:
+    """Write finishing stacks, winnings, and the per-pot collections PHH cannot hold."""
+    result = hand.result
+    if result is None:
+        return
+    n = len(w.order)
+    finals = {s.seat: s.amount for s in result.final_stacks}
+    if finals and all(seat in finals for seat in w.order):
+        w.amounts("finishing_stacks", [finals[seat] for seat in w.order])
+    won = [0] * n
+    rows = [(w.who(c.seat), c.pot, c.run, c.amount) for c in result.collected]
+    for i, _, _, amount in rows:
+        won[i] += amount
+    if rows or finals:
+        w.amounts("winnings", won)
+    implied = [(i, 0, None, amount) for i, amount in enumerate(won) if amount]
+    if rows != implied:
+        w.texts(
+            "_croupier_collected",
+            [
+                f"p{i + 1} pot {pot}" + (f" run {run}" if run else "") + f" {w.money(amount)}"
+                for i, pot, run, amount in rows
+            ],
+        )
+    if result.rake is not None:
+        w.field("_croupier_rake", w.money(result.rake))
+    if result.total_pot is not None:
+        w.field("_croupier_total_pot", w.money(result.total_pot))
+    if result.pots:
+        w.amounts("_croupier_pots", result.pots)

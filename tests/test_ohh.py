@@ -1,0 +1,290 @@
+"""OHH: the official examples (Hold'em, so clear rejects), hand-made Omaha fixtures, robustness.
+
+The fixtures in ``tests/fixtures/ohh/`` were written from ``shared/formats/ohh.md``: pot
+limit Omaha with a side pot and a re-raise by the big blind, a raise nobody calls, fixed
+limit Omaha hi/lo split high and low, a walk, a re-raise written as the chips it adds
+(the older reading of ``Raise.amount``), and a board run twice.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from pipeline.formats.ohh import looks_like_ohh, parse_ohh, read_ohh
+from pipeline.model import ActionType, Betting, Blind, HandRecord, Variant
+from pipeline.rules import replay
+from pipeline.settle import Half, settle
+from pipeline.violations import Reject, RejectCode
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = Path(os.environ.get("CROUPIER_CORPUS", ROOT.parent / "shared" / "corpus"))
+EXAMPLES = CORPUS / "ohh"
+FIXTURES = Path(__file__).parent / "fixtures" / "ohh"
+
+needs_corpus = pytest.mark.skipif(
+    not EXAMPLES.is_dir(), reason=f"OHH examples not found at {EXAMPLES} (set CROUPIER_CORPUS)"
+)
+
+
+def _hands(path: Path) -> dict[str, HandRecord]:
+    items = list(read_ohh(path))
+    hands = {h.hand_id: h for h in items if isinstance(h, HandRecord)}
+    assert len(hands) == len(items), [i for i in items if isinstance(i, Reject)]
+    return hands
+
+
+def _fixture_hands() -> Iterator[HandRecord]:
+    for path in sorted(FIXTURES.glob("*.ohh")):
+        yield from _hands(path).values()
+
+
+# ---------------------------------------------------------------------------- the examples
+
+
+@needs_corpus
+def test_official_examples_are_unsupported_game_rejects() -> None:
+    files = sorted(EXAMPLES.glob("*.json"))
+    assert len(files) == 3
+    for path in files:
+        assert looks_like_ohh(path.read_bytes()[:64])
+        items = list(read_ohh(path))
+        assert len(items) == 1
+        reject = items[0]
+        assert isinstance(reject, Reject)
+        assert reject.code is RejectCode.UNSUPPORTED_GAME
+        assert "Holdem" in reject.message and reject.field == "$.ohh.game_type"
+        assert reject.hand_id and reject.line == 1 and reject.source == str(path)
+
+
+@needs_corpus
+def test_examples_relabelled_omaha_reconstruct_the_betting() -> None:
+    """As Omaha, the Hold'em examples replay with only the two-card deals wrong."""
+    for path in sorted(EXAMPLES.glob("*.json")):
+        text = path.read_text().replace('"Holdem"', '"Omaha"')
+        hand = next(iter(parse_ohh(text, path.name)))
+        assert isinstance(hand, HandRecord)
+        codes = {v.code.value for v in replay(hand).errors}
+        assert codes == {"wrong-hole-card-count"}, codes
+        assert hand.hero is not None  # hero_player_id 0 included
+
+
+# ---------------------------------------------------------------------------- fixtures
+
+
+def test_every_fixture_hand_replays_and_settles_cleanly() -> None:
+    hands = list(_fixture_hands())
+    assert len(hands) == 6
+    for hand in hands:
+        judged = replay(hand)
+        assert judged.errors == (), (hand.hand_id, judged.errors)
+        settled = settle(judged)
+        assert settled.errors == (), (hand.hand_id, settled.errors)
+        assert settled.payouts_match is True, hand.hand_id
+
+
+def test_pot_limit_side_pot_hand() -> None:
+    hand = _hands(FIXTURES / "omaha_pl.ohh")["CF-PLO-1"]
+    game = hand.game
+    assert (game.variant, game.betting, game.hole_cards) == (Variant.OMAHA, Betting.POT_LIMIT, 4)
+    assert (game.small_blind, game.big_blind, game.scale, game.currency) == (5, 10, 2, "USD")
+    assert (hand.button, hand.hero, hand.table, hand.site) == (
+        3,
+        1,
+        "Fixture PLO",
+        "Croupier Fixtures",
+    )
+    assert hand.started_at == datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
+    raises = [(a.seat, a.to) for a in hand.actions if a.type is ActionType.RAISE]
+    assert raises == [(6, 35), (5, 120)]  # the big blind's "Raise 1.20" is a raise to 1.20
+    assert hand.extras == (
+        ("_ohh_ignored", b'["Added Chips ignored ($.ohh.rounds[0].actions[0])"]'),
+    )
+    assert hand.result is not None
+    assert (hand.result.rake, hand.result.total_pot, hand.result.pots) == (60, 1495, (725, 710))
+    settled = settle(replay(hand))
+    assert [(p.amount, p.eligible) for p in settled.pots] == [(755, (5, 6, 1)), (740, (5, 1))]
+    assert settled.final_stacks[5] == 1000 - 620 + 1435
+
+
+def test_uncalled_raise_is_returned() -> None:
+    hand = _hands(FIXTURES / "omaha_pl.ohh")["CF-PLO-2"]
+    tail = [(a.type, a.seat, a.amount) for a in hand.actions[-2:]]
+    assert tail == [(ActionType.UNCALLED, 1, 25), (ActionType.MUCK, 1, None)]
+    assert settle(replay(hand)).final_stacks[1] == 1000 + 15
+
+
+def test_fixed_limit_hi_lo_split() -> None:
+    hands = _hands(FIXTURES / "omaha_hilo_fl.ohh")
+    hand = hands["CF-O8-1"]
+    game = hand.game
+    assert (game.variant, game.betting) == (Variant.OMAHA_HILO, Betting.FIXED_LIMIT)
+    assert (game.small_bet, game.big_bet) == (200, 400)  # small bet = big blind, big bet twice
+    assert [a.to for a in hand.actions if a.type is ActionType.RAISE] == [400, 600, 400]
+    awards = {(a.half, a.seat): a.amount for a in settle(replay(hand)).awards}
+    assert awards == {(Half.HIGH, 7): 2500, (Half.LOW, 2): 2500}
+    walk = hands["CF-O8-2"]
+    assert [(a.type, a.seat, a.amount) for a in walk.actions[-1:]] == [
+        (ActionType.UNCALLED, 7, 100)
+    ]
+
+
+def test_raise_written_as_chips_added_is_read_that_way() -> None:
+    hand = _hands(FIXTURES / "omaha_raise_added.ohh")["CF-PLO-INC-1"]
+    raises = [(a.seat, a.to) for a in hand.actions if a.type is ActionType.RAISE]
+    assert raises == [(1, 300), (3, 900)]  # "Raise 8.00" over the 1.00 blind: to 9.00
+
+
+def test_raise_to_and_raise_by_agree_when_nothing_was_in() -> None:
+    text = (FIXTURES / "omaha_raise_added.ohh").read_text()
+    # Read as totals, the big blind's raise of 8.00 makes a call of 5.00 and a pot of 16.50.
+    text = text.replace('"amount": 6.00', '"amount": 5.00').replace("18.50", "16.50")
+    text = text.replace('"win_amount": 18.00', '"win_amount": 16.00')
+    hand = next(iter(parse_ohh(text, "totals.ohh")))
+    assert isinstance(hand, HandRecord)
+    assert [a.to for a in hand.actions if a.type is ActionType.RAISE] == [300, 800]
+    assert replay(hand).errors == () and settle(replay(hand)).payouts_match is True
+
+
+def test_run_it_twice_marks_the_runouts() -> None:
+    hand = _hands(FIXTURES / "omaha_run_twice.ohh")["CF-PLO-RIT-1"]
+    boards = [(a.run, len(a.cards or ())) for a in hand.actions if a.type is ActionType.BOARD]
+    assert boards == [(None, 3), (1, 1), (1, 1), (2, 1), (2, 1)]
+    awards = [(a.runout, a.seat, a.amount) for a in settle(replay(hand)).awards]
+    assert sorted(awards) == [(1, 1, 10_000), (2, 2, 10_000)]
+
+
+# ---------------------------------------------------------------------------- containers
+
+
+def _one_hand_object() -> dict[str, object]:
+    text = (FIXTURES / "omaha_raise_added.ohh").read_text()
+    value = json.loads(text)
+    assert isinstance(value, dict)
+    return value
+
+
+def test_one_object_an_array_or_blank_line_separated_read_alike() -> None:
+    hand = _one_hand_object()
+    single = json.dumps(hand)
+    array = json.dumps([hand, hand], indent=1)
+    stream = f"{single}\n\n{json.dumps(hand, indent=2)}\n"
+    for text, count in ((single, 1), (array, 2), (stream, 2)):
+        items = list(parse_ohh(text, "c.ohh"))
+        assert len(items) == count
+        assert all(isinstance(i, HandRecord) and i.hand_id == "CF-PLO-INC-1" for i in items)
+    lines = [i.line for i in parse_ohh(stream, "c.ohh")]
+    assert lines == [1, 3]
+
+
+def test_a_broken_hand_is_one_reject_and_reading_goes_on() -> None:
+    good = json.dumps(_one_hand_object(), indent=2)
+    text = f"{good}\n\n{good[:300]}\n\n{good}\n\n{good[:500]}"
+    items = list(parse_ohh(text, "session.ohh"))
+    kinds = [i.code.value if isinstance(i, Reject) else "hand" for i in items]
+    assert kinds == ["hand", "malformed-json", "hand", "truncated-hand"]
+
+
+@pytest.mark.parametrize(
+    ("change", "code", "named"),
+    [
+        (('"game_type": "Omaha"', '"game_type": "Stud"'), RejectCode.UNSUPPORTED_GAME, "Stud"),
+        (('"game_type": "Omaha"', '"game_type": "Draw"'), RejectCode.UNSUPPORTED_GAME, "Draw"),
+        (('"bet_type": "PL"', '"bet_type": "XL"'), RejectCode.UNSUPPORTED_GAME, "XL"),
+        (('"action": "Fold"', '"action": "Dance"'), RejectCode.MALFORMED_HAND, "Dance"),
+        (('"player_id": 1,', '"player_id": 9,'), RejectCode.MALFORMED_HAND, "player"),
+        (('"Qh",', '"Qx",'), RejectCode.BAD_CARD, "Qx"),
+        (('"amount": 3.00', '"amount": -3.00'), RejectCode.BAD_AMOUNT, "negative"),
+        (('"amount": 3.00', '"amount": NaN'), RejectCode.BAD_AMOUNT, "finite"),
+        (('"amount": 3.00', '"amount": 1e99'), RejectCode.BAD_AMOUNT, "large"),
+        (('"2026-03-03T09:30:00Z"', '"yesterday"'), RejectCode.BAD_TIMESTAMP, "yesterday"),
+        (('"dealer_seat": 1,', ""), RejectCode.SCHEMA_VIOLATION, "dealer_seat"),
+        (('"currency": "USD"', '"currency": "$"'), RejectCode.SCHEMA_VIOLATION, "currency"),
+    ],
+)
+def test_bad_hands_are_rejects(change: tuple[str, str], code: RejectCode, named: str) -> None:
+    text = (FIXTURES / "omaha_raise_added.ohh").read_text()
+    assert change[0] in text
+    items = list(parse_ohh(text.replace(*change, 1), "bad.ohh"))
+    assert len(items) == 1 and isinstance(items[0], Reject)
+    assert items[0].code is code, items[0].message
+    assert named in items[0].message
+    assert items[0].hand_id == "CF-PLO-INC-1"
+
+
+def test_not_an_ohh_object_and_not_utf8() -> None:
+    items = list(parse_ohh('{"hand_id": 1}\n\n[1, 2]', "x.ohh"))
+    assert [i.code for i in items if isinstance(i, Reject)] == [RejectCode.SCHEMA_VIOLATION] * 2
+    text = (FIXTURES / "omaha_raise_added.ohh").read_text().replace("Gina", "Gi\udcffna")
+    items = list(parse_ohh(text, "latin.ohh"))
+    assert len(items) == 1 and isinstance(items[0], Reject)
+    assert items[0].code is RejectCode.BAD_ENCODING
+
+
+def test_posts_sitting_out_and_ignored_events() -> None:
+    value = _one_hand_object()
+    ohh = value["ohh"]
+    assert isinstance(ohh, dict)
+    ohh["players"].append(
+        {"id": 7, "seat": 7, "name": "Away", "starting_stack": 50, "is_sitting_out": True}
+    )
+    ohh["rounds"][0]["actions"].insert(
+        0, {"action_number": 0, "player_id": 7, "action": "Sits Down", "amount": 0}
+    )
+    hand = next(iter(parse_ohh(json.dumps(value), "posts.ohh")))
+    assert isinstance(hand, HandRecord)
+    assert [s.seat for s in hand.seats if s.sitting_out] == [7]
+    posts = [(a.seat, a.blind) for a in hand.actions if a.type is ActionType.POST]
+    assert posts == [(2, Blind.SMALL), (3, Blind.BIG)]
+    assert b"Sits Down ignored" in dict(hand.extras)["_ohh_ignored"]
+    assert replay(hand).errors == ()
+
+
+def test_looks_like_ohh() -> None:
+    assert looks_like_ohh(b'\xef\xbb\xbf{\n  "ohh": {')
+    assert looks_like_ohh(b'[\n {"ohh": {')
+    assert not looks_like_ohh(b'{"hand_id": "x", "ohh": 1}')
+    assert not looks_like_ohh(b"variant = 'PO'\n")
+
+
+# ---------------------------------------------------------------------------- robustness
+
+
+def _mutations(data: bytes, rng: random.Random) -> Iterator[bytes]:
+    lines = data.split(b"\n")
+    for _ in range(8):
+        kept = list(lines)
+        for _ in range(rng.randint(1, 4)):
+            if len(kept) > 1:
+                del kept[rng.randrange(len(kept))]
+        yield b"\n".join(kept)
+        yield data[: rng.randrange(len(data) + 1)]
+        spoiled = bytearray(data)
+        for _ in range(rng.randint(1, 8)):
+            spoiled[rng.randrange(len(spoiled))] = rng.randrange(256)
+        yield bytes(spoiled)
+
+
+def test_reader_never_raises_on_mutated_files(tmp_path: Path) -> None:
+    rng = random.Random(2026)
+    sources = sorted(FIXTURES.glob("*.ohh"))
+    if EXAMPLES.is_dir():
+        sources += sorted(EXAMPLES.glob("*.json"))
+    seen: dict[str, int] = {}
+    for source in sources:
+        for k, mutated in enumerate(_mutations(source.read_bytes(), rng)):
+            path = tmp_path / f"{source.stem}-{k}.ohh"
+            path.write_bytes(mutated)
+            for item in read_ohh(path):
+                assert isinstance(item, HandRecord | Reject)
+                name = "hand" if isinstance(item, HandRecord) else item.code.value
+                seen[name] = seen.get(name, 0) + 1
+                if isinstance(item, HandRecord):
+                    settle(replay(item))
+    assert seen.get("hand", 0) > 0 and len(seen) >= 4, seen
