@@ -73,7 +73,6 @@ exist), ``truncated-hand`` (a last hand cut off), ``schema-violation``, ``bad-ca
 
 from __future__ import annotations
 
-import re
 import tomllib
 from collections.abc import Iterator
 from dataclasses import replace
@@ -85,8 +84,20 @@ from typing import IO
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pipeline.formats.phh_track import (
+    _BOM,
+    _CURRENCY_RE,
+    _HEADER_RE,
+    _INDEX_RE,
+    _KINDS,
+    _OTHER_GAMES,
+    _PLAYER_RE,
+    _SNIFF_RE,
+    _SURROGATE_RE,
+    EXCERPT_CHARS,
+    MAX_HAND_BYTES,
     ActionTracker,
     BettingBook,
+    Number,
     UnwritableHand,
     _amount_text,
     _cards,
@@ -115,7 +126,7 @@ from pipeline.model import (
     Tournament,
     Variant,
 )
-from pipeline.money import MAX_DIGITS, MAX_SCALE
+from pipeline.money import MAX_SCALE
 from pipeline.violations import Reject, RejectCode
 
 __all__ = [
@@ -131,46 +142,6 @@ __all__ = [
     "variant_code",
     "write_phh",
 ]
-
-MAX_HAND_BYTES = 4 * 1024 * 1024
-"""The largest hand read; a longer one is rejected without being kept."""
-
-EXCERPT_CHARS = 160
-Number = int | Decimal
-_TOO_LARGE = 10**MAX_DIGITS
-
-_BETTING_CODE = {
-    "F": Betting.FIXED_LIMIT,
-    "P": Betting.POT_LIMIT,
-    "N": Betting.NO_LIMIT,
-    "PN": Betting.PL_PREFLOP_NL_POSTFLOP,
-}
-_CODE_OF_BETTING = {betting: code for code, betting in _BETTING_CODE.items()}
-_VARIANT_RE = re.compile(r"(PN|[FPN])([OC])([56])?(/8)?")
-_OTHER_GAMES = {
-    "FT": "fixed-limit Texas hold'em",
-    "NT": "no-limit Texas hold'em",
-    "NS": "no-limit short-deck hold'em",
-    "F7S": "fixed-limit seven card stud",
-    "F7S/8": "fixed-limit seven card stud hi/lo",
-    "FR": "fixed-limit razz",
-    "N2L1D": "no-limit deuce-to-seven lowball single draw",
-    "F2L3D": "fixed-limit deuce-to-seven lowball triple draw",
-    "FB": "fixed-limit badugi",
-}
-_SNIFF_RE = re.compile(
-    rb"^\s*(variant|actions|antes|blinds_or_straddles|starting_stacks|min_bet|small_bet)\s*=",
-    re.MULTILINE,
-)
-_HEADER_RE = re.compile(r"\[\s*([^\[\]\s#][^\[\]#]*?)\s*\]\s*(?:#.*)?")
-_AMOUNT_RE = re.compile(r"[0-9]+(?:\.[0-9]+)?")
-_PLAYER_RE = re.compile(r"p([1-9][0-9]*)")
-_INDEX_RE = re.compile(r"[0-9]{1,6}")
-_KINDS = {"small": Blind.SMALL, "big": Blind.BIG, "both": Blind.BOTH, "dead": Blind.DEAD}
-_KINDS |= {"ante": Blind.ANTE, "straddle": Blind.STRADDLE}
-_BOM = "\ufeff"
-_CURRENCY_RE = re.compile(r"[A-Z0-9]{1,12}")
-_SURROGATE_RE = re.compile("[\ud800-\udfff]")
 
 
 class _Fields:
