@@ -104,10 +104,11 @@ LOG_FAULTS: dict[str, tuple[frozenset[str], str]] = {
     "34011543": (
         frozenset(
             {
-                "raise-not-reopened",
+                "uncallable-raise",
                 "action-out-of-turn",
                 "action-after-hand-end",
                 "all-in-flag-mismatch",
+                "all-in-check",
             }
         ),
         "Run It Once writes Shaun J's flop raise as 'raises €1.36 to €30.25' while its own "

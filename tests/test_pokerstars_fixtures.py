@@ -530,8 +530,14 @@ def test_a_progressive_knockout_split_is_read_in_tournament_money() -> None:
             (),
         ),
         ("Total pot $308 | Rake $2 | Jackpot $1", (), 200, 0, (("jackpot", 100),)),
-        # Run It Once lists its pots before rake, which RecordedResult.pots cannot say
-        ("Total pot $308 | Main pot $300 | Side pot $8 | STP $5 | Rake $3", (), 300, 500, ()),
+        # Run It Once lists its pots before rake and takes the rake from the main pot first
+        (
+            "Total pot $308 | Main pot $300 | Side pot $8 | STP $5 | Rake $3",
+            (29700, 800),
+            300,
+            500,
+            (),
+        ),
     ],
 )
 def test_summary_pot_lines(

@@ -11,7 +11,7 @@ run plays 2,000 hands once (module fixture) and the ``slow`` run 20,000.
 Where PokerKit and RULES.md differ, RULES.md wins and a test below pins the difference:
 PokerKit has no ``R5.short-big-blind`` and reopens the betting after a short all-in below the
 big blind (``R5.reopen``). Where our engine is wrong, the test asserts the rule and fails
-until the engine is fixed: see :func:`test_no_raise_when_nobody_can_call`.
+see :func:`test_no_raise_when_nobody_can_call`.
 """
 
 from __future__ import annotations
@@ -326,7 +326,7 @@ def test_no_raise_when_nobody_can_call() -> None:
     assert "no reason to complete, bet, or raise" in kit.refused.error
     ours = replay(hand)
     assert step_at(ours, raise_seq).max_to is None, "our engine offers a raise nobody can call"
-    assert Code.RAISE_NOT_REOPENED in step_at(ours, raise_seq).codes
+    assert Code.UNCALLABLE_RAISE in step_at(ours, raise_seq).codes
 
 
 def test_pokerkit_reopens_after_a_wager_below_the_big_blind() -> None:

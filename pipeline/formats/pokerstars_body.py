@@ -606,7 +606,9 @@ def _build(state: _State, table: tuple[str, int | None, int], partial: bool) -> 
     actions = tuple(_rescale(a, div) for a in state.actions)
     result = None
     if state.total is not None or collections or state.cash_outs:
-        pots = () if state.pots_before_rake else tuple(a // div for _, a in sorted(state.pots))
+        pots = tuple(a // div for _, a in sorted(state.pots))
+        if state.pots_before_rake:  # Run It Once: before rake, the rake from the main pot first
+            pots = _after_main_pot_first_rake(pots, (state.rake or 0) // div)
         result = RecordedResult(
             rake=None if state.rake is None else state.rake // div,
             total_pot=None if state.total is None else state.total // div,
@@ -730,3 +732,17 @@ def parse_hand(lines: Sequence[Line]) -> tuple[HandRecord, list[str]]:
 
 def _complete(state: _State) -> bool:
     return state.cancelled or (state.in_summary and state.total is not None)
+
+
+def _after_main_pot_first_rake(pots: tuple[int, ...], rake: int) -> tuple[int, ...]:
+    """Turn pots listed before rake into pots after it, the rake taken from the main pot first.
+
+    >>> _after_main_pot_first_rake((6260, 2098), 200)
+    (6060, 2098)
+    """
+    out = []
+    for amount in pots:
+        take = min(amount, rake)
+        out.append(amount - take)
+        rake -= take
+    return tuple(out)

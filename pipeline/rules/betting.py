@@ -22,6 +22,15 @@ def bet(run: Run, seq: int, action: Action) -> None:
     kind = action.type
     pot_before = state.pot_before_round + state.street_total
     stack_before = state.stack[i]
+    if kind is ActionType.CHECK and state.all_in[i] and not state.folded[i] and state.live > 1:
+        run.flag(
+            Code.ALL_IN_CHECK,
+            f"seat {seat} is all-in and has nothing to check; the log says it checked",
+            seq=seq,
+            seat=seat,
+        )
+        _record_bet_step(run, seq, action, state.legal_for(i), pot_before, stack_before, None)
+        return
     if state.live <= 1 or state.street is Street.SHOWDOWN:
         run.flag(Code.ACTION_AFTER_HAND_END, f"{kind} after the hand was over", seq=seq, seat=seat)
     legal = state.legal()
@@ -150,11 +159,10 @@ def _judge(run: Run, seq: int, action: Action, legal: Legal, i: int) -> int | No
         return to
     if not legal.can_raise:
         code = legal.closed_by or Code.RAISE_NOT_REOPENED
-        why = (
-            "the betting is capped"
-            if code is Code.RAISE_CAP_EXCEEDED
-            else "the betting was not reopened to this player"
-        )
+        why = {
+            Code.RAISE_CAP_EXCEEDED: "the betting is capped",
+            Code.UNCALLABLE_RAISE: "nobody left could call more; the excess comes back uncalled",
+        }.get(code, "the betting was not reopened to this player")
         run.flag(code, f"raises to {money(to)} but {why}", seq=seq, seat=seat, actual=money(to))
         return to
     if state.betting is Betting.FIXED_LIMIT:

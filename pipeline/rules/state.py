@@ -222,7 +222,7 @@ class BettingState:
         closed_by: Code | None = None
         can_raise = stack > owed and self._someone_can_call_a_raise(i)
         if not can_raise and stack > owed:
-            closed_by = Code.RAISE_NOT_REOPENED  # nobody left who could call more
+            closed_by = Code.UNCALLABLE_RAISE  # nobody left who could call more
         if self.is_limit:
             min_to = max_to = self.full_level + self.limit_size
             if can_raise and self._capped():
