@@ -28,7 +28,7 @@ from enum import StrEnum
 import numpy as np
 
 from pipeline.cards import UNKNOWN
-from pipeline.evaluate import NO_LOW, BatchResult, evaluate_batch
+from pipeline.evaluate import NO_LOW, BatchResult, describe_high, describe_low, evaluate_batch
 from pipeline.model import ActionType, HandRecord, Status
 from pipeline.money import format_amount
 from pipeline.rules import Replay, RuleSet
@@ -316,15 +316,15 @@ def _distribute(
         assert show is not None
         show.high[r][seat] = high[row]
         show.low[r][seat] = low[row]
-    # descriptions and cards only for the rows that can matter (cheap enough per row)
+    # descriptions and the five cards of every hand, the cards gathered in one numpy call
+    high_cards = result.high_cards().tolist()
+    low_cards = result.low_cards().tolist() if result.low is not None else []
     for row, (h, r, seat, _, _) in enumerate(items):
         show = out[h]
         assert show is not None
-        value = result.high_value(row)
-        show.describe_high[r][seat] = (value.description, value.cards_used)
-        low_value = result.low_value(row)
-        if low_value is not None:
-            show.describe_low[r][seat] = (low_value.description, low_value.cards_used)
+        show.describe_high[r][seat] = (describe_high(high[row]), tuple(high_cards[row]))
+        if low[row] != NO_LOW:
+            show.describe_low[r][seat] = (describe_low(low[row]), tuple(low_cards[row]))
 
 
 # ------------------------------------------------------------------------------ settling

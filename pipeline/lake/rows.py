@@ -145,29 +145,34 @@ class ChunkRows:
                 recorded[c.seat] += c.amount
         shown = {a.seat for a in hand.actions if a.type is ActionType.SHOW}
         players = {s.seat: s for s in hand.seats}
-        for i, seat in enumerate(judged.seats):
-            s = players[seat]
-            won = settled.won.get(seat, 0)
-            invested = judged.invested[i]
-            cards = judged.hole_cards.get(seat)
-            self._add(
-                "seats",
-                **key,
-                seat=seat,
-                player=s.player,
-                position=names[i],
-                scale=hand.game.scale,
-                stack_start=s.stack,
-                stack_end=settled.final_stacks.get(seat, judged.stacks[i] + won),
-                hole_cards=format_cards(cards) if cards else None,
-                invested=invested,
-                won=won,
-                won_recorded=recorded.get(seat, 0) if result is not None else None,
-                net=won - invested,
-                showed=seat in shown,
-                high_hand=settled.high_hands.get(seat),
-                low_hand=settled.low_hands.get(seat),
-            )
+        seats = judged.seats
+        n = len(seats)
+        won = [settled.won.get(seat, 0) for seat in seats]
+        finals = settled.final_stacks
+        cols = self.columns["seats"]
+        for name in ("site", "hand_id", "month"):
+            cols[name].extend([key[name]] * n)
+        cols["scale"].extend([hand.game.scale] * n)
+        cols["seat"].extend(seats)
+        cols["player"].extend([players[seat].player for seat in seats])
+        cols["position"].extend(names)
+        cols["stack_start"].extend([players[seat].stack for seat in seats])
+        cols["stack_end"].extend(
+            [finals.get(seat, judged.stacks[i] + won[i]) for i, seat in enumerate(seats)]
+        )
+        hole = judged.hole_cards
+        cols["hole_cards"].extend(
+            [format_cards(k) if (k := hole.get(seat)) else None for seat in seats]
+        )
+        cols["invested"].extend(judged.invested)
+        cols["won"].extend(won)
+        cols["won_recorded"].extend(
+            [recorded.get(seat, 0) if result is not None else None for seat in seats]
+        )
+        cols["net"].extend([w - v for w, v in zip(won, judged.invested, strict=True)])
+        cols["showed"].extend([seat in shown for seat in seats])
+        cols["high_hand"].extend([settled.high_hands.get(seat) for seat in seats])
+        cols["low_hand"].extend([settled.low_hands.get(seat) for seat in seats])
 
     def _add_actions(self, hand: HandRecord, judged: Replay, key: dict[str, str]) -> None:
         """Add the actions table's rows, column by column (the largest table by far)."""
