@@ -352,7 +352,7 @@ def run_lake(
                     report.run_id,
                     rules,
                     str(staging),
-                    chunk_hands,
+                    _chunk_size(chunk_hands, size, count),
                     task_id,
                     entry,
                     input_format,
@@ -389,6 +389,23 @@ def run_lake(
     report.retired = len(retire)
     report.seconds = time.perf_counter() - started
     return report
+
+
+BYTES_PER_HAND = 2000
+"""A JSON Lines hand's typical size, to guess how many hands a file holds."""
+
+
+def _chunk_size(most: int, size: int, workers: int) -> int:
+    """Return the hands per chunk: at most ``most``, but small enough that a file of
+    ``size`` bytes gives every worker several chunks (an even share of the work).
+
+    >>> _chunk_size(5000, 40_000_000, 2), _chunk_size(5000, 10**10, 2), _chunk_size(5000, 0, 2)
+    (2500, 5000, 5000)
+    """
+    if workers <= 1 or size <= 0:
+        return most
+    share = size // BYTES_PER_HAND // (4 * workers)
+    return max(min(most, share), min(most, 500))
 
 
 def _tasks_of(
