@@ -42,7 +42,10 @@ class Judged:
 
     @property
     def has_errors(self) -> bool:
-        """Tell whether any violation of this hand is an error."""
+        """Tell whether any violation of this hand is an error (a void hand, cancelled by
+        the site, fails nothing: what it lacks is why it was cancelled)."""
+        if self.status is Status.VOID:
+            return False
         return any(v.severity is Severity.ERROR for v in self.violations)
 
 

@@ -68,7 +68,7 @@ class Code(StrEnum):
     RAISE_CAP_EXCEEDED = "raise-cap-exceeded"
     RAISE_NOT_REOPENED = "raise-not-reopened"
     UNCALLABLE_RAISE = "uncallable-raise"
-    ALL_IN_CHECK = "all-in-check"
+    IDLE_CHECK = "idle-check"
     EXCEEDS_STACK = "exceeds-stack"
     ALL_IN_FLAG_MISMATCH = "all-in-flag-mismatch"
     # result
@@ -94,9 +94,10 @@ class Code(StrEnum):
 _SEVERITY: dict[Code, Severity] = {
     Code.SHOWDOWN_ORDER: Severity.WARNING,
     # no chip moves wrongly: the excess of a raise nobody can call comes back uncalled,
-    # and an all-in player who "checks" does nothing
+    # and a "check" by a player with nothing to decide (all-in, or alone able to bet) does
+    # nothing
     Code.UNCALLABLE_RAISE: Severity.WARNING,
-    Code.ALL_IN_CHECK: Severity.WARNING,
+    Code.IDLE_CHECK: Severity.WARNING,
     Code.ALL_IN_FLAG_MISMATCH: Severity.WARNING,
 }
 
@@ -134,7 +135,7 @@ _RULE: dict[Code, str] = {
     Code.RAISE_CAP_EXCEEDED: "R5.limit-cap",
     Code.RAISE_NOT_REOPENED: "R5.reopen",
     Code.UNCALLABLE_RAISE: "R4.uncalled",
-    Code.ALL_IN_CHECK: "R5.all-in",
+    Code.IDLE_CHECK: "R5.all-in",
     Code.EXCEEDS_STACK: "R9.exact",
     Code.ALL_IN_FLAG_MISMATCH: "R5.all-in",
     Code.PAYOUT_MISMATCH: "R8.best-hand",

@@ -100,23 +100,11 @@ def judge(path: Path, index: int) -> Verdict:
 
 
 # Hands whose log breaks RULES.md: the engine is right to say so (hand id -> error codes).
-LOG_FAULTS: dict[str, tuple[frozenset[str], str]] = {
-    "34011543": (
-        frozenset(
-            {
-                "uncallable-raise",
-                "action-out-of-turn",
-                "action-after-hand-end",
-                "all-in-flag-mismatch",
-                "all-in-check",
-            }
-        ),
-        "Run It Once writes Shaun J's flop raise as 'raises €1.36 to €30.25' while its own "
-        "uncalled €8.43 and total pot €83.58 say he moved in for €37.32; nobody could call "
-        "a raise there (Hero all-in, Gary Q short), and it then logs checks by all-in players "
-        "on the turn and the river (R4.actions, R4.round-end)",
-    ),
-}
+LOG_FAULTS: dict[str, tuple[frozenset[str], str]] = {}
+# (The Run It Once hand #34011543 was listed here: its raise 'raises €1.36 to €30.25' counts
+# the chips the raise adds, not the street total, and its log has all-in players 'check'.
+# The reader now takes the reading the log's own totals add up to, and those checks are
+# idle-check warnings: see test_run_it_once_hand_settles_with_warnings_only.)
 
 # Hands where the engine disagrees with a log that follows RULES.md (hand id -> reason).
 ENGINE_DISAGREEMENTS: dict[str, str] = {}
@@ -175,15 +163,6 @@ def test_a_complete_corpus_hand_settles_with_no_error(path: Path, index: int) ->
     assert verdict.errors == ()
     assert verdict.status is Status.OK
     assert verdict.settlement.payouts_match is True
-
-
-@pytest.mark.parametrize("hand_id", sorted(LOG_FAULTS))
-def test_a_log_that_breaks_the_rules_gets_exactly_its_violations(hand_id: str) -> None:
-    """The engine is right about these logs; the reasons are in :data:`LOG_FAULTS`."""
-    verdict = judge(*_by_id(hand_id))
-    codes, _why = LOG_FAULTS[hand_id]
-    assert set(verdict.codes) == codes
-    assert verdict.status in (Status.VIOLATIONS, Status.INVALID)
 
 
 def test_the_cash_out_hand_is_flagged_and_reconciles_the_would_have_won_figure() -> None:
@@ -324,3 +303,16 @@ def test_golden_records_are_canonical_lines() -> None:
         for hand, record in zip(items, records, strict=True):
             line = json.dumps(record, separators=(",", ":"), ensure_ascii=False)
             assert line.encode("utf-8") == encode_hand(hand)
+
+
+def test_run_it_once_hand_settles_with_warnings_only() -> None:
+    """Run It Once writes a re-raise as the chips it adds ('raises €1.36 to €30.25' after a
+    €7.07 bet is €37.32 in all, as its uncalled €8.43 and total pot €83.58 show); nobody
+    could call it (uncallable-raise), and it logs checks by players with nothing to decide
+    (idle-check). Warnings only: the hand settles to the cent."""
+    verdict = judge(*_by_id("34011543"))
+    raise_to = [a.to for a in verdict.hand.actions if a.type == "raise" and a.seat == 5]
+    assert raise_to == [3732]
+    assert set(verdict.codes) == {"all-in-flag-mismatch", "uncallable-raise", "idle-check"}
+    assert verdict.status is Status.OK
+    assert verdict.settlement.payouts_match is True

@@ -22,10 +22,12 @@ def bet(run: Run, seq: int, action: Action) -> None:
     kind = action.type
     pot_before = state.pot_before_round + state.street_total
     stack_before = state.stack[i]
-    if kind is ActionType.CHECK and state.all_in[i] and not state.folded[i] and state.live > 1:
+    idle = state.all_in[i] or state.next_actor() is None
+    if kind is ActionType.CHECK and idle and not state.folded[i] and state.live > 1:
         run.flag(
-            Code.ALL_IN_CHECK,
-            f"seat {seat} is all-in and has nothing to check; the log says it checked",
+            Code.IDLE_CHECK,
+            f"seat {seat} has nothing to decide (all-in, or nobody left to bet against); "
+            "the log says it checked",
             seq=seq,
             seat=seat,
         )
