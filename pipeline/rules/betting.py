@@ -22,8 +22,12 @@ def bet(run: Run, seq: int, action: Action) -> None:
     kind = action.type
     pot_before = state.pot_before_round + state.street_total
     stack_before = state.stack[i]
-    idle = state.all_in[i] or state.next_actor() is None
-    if kind is ActionType.CHECK and idle and not state.folded[i] and state.live > 1:
+    if (
+        kind is ActionType.CHECK
+        and not state.folded[i]
+        and state.live > 1
+        and (state.all_in[i] or state.next_actor() is None)
+    ):
         run.flag(
             Code.IDLE_CHECK,
             f"seat {seat} has nothing to decide (all-in, or nobody left to bet against); "
