@@ -53,6 +53,19 @@ stderr = Console(stderr=True, highlight=False)
 _state = {"debug": False}
 
 
+InputFormat = Annotated[
+    str | None,
+    typer.Option("--input-format", help=f"Force the input format: {', '.join(INPUT_FORMATS)}."),
+]
+Rules = Annotated[str, typer.Option("--rules", help=f"Rule set: {', '.join(sorted(RULE_SETS))}.")]
+
+
+def _check_input_format(value: str | None) -> None:
+    if value is not None and value not in INPUT_FORMATS:
+        known = ", ".join(INPUT_FORMATS)
+        raise typer.BadParameter(f"unknown input format {value!r}; choose from {known}")
+
+
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"croupier {__version__}")
@@ -112,10 +125,7 @@ def convert_command(
     to: Annotated[
         str, typer.Option("--to", help=f"Output format: {', '.join(OUTPUT_FORMATS)}.")
     ] = "jsonl",
-    input_format: Annotated[
-        str | None,
-        typer.Option("--input-format", help=f"Force the input format: {', '.join(INPUT_FORMATS)}."),
-    ] = None,
+    input_format: InputFormat = None,
     rejects: Annotated[
         Path | None,
         typer.Option("--rejects", help="Write every rejected input as a JSON line to this file."),
@@ -131,10 +141,7 @@ def convert_command(
     """
     if to not in OUTPUT_FORMATS:
         raise typer.BadParameter(f"unknown format {to!r}; choose from {', '.join(OUTPUT_FORMATS)}")
-    if input_format is not None and input_format not in INPUT_FORMATS:
-        raise typer.BadParameter(
-            f"unknown input format {input_format!r}; choose from {', '.join(INPUT_FORMATS)}"
-        )
+    _check_input_format(input_format)
     report = convert(input_path, output, to=to, input_format=input_format)
     if rejects is not None:
         _write_rejects(report.rejects, rejects)
@@ -205,13 +212,8 @@ def check_command(
     fmt: Annotated[
         str, typer.Option("--format", help="Output: text, or json (one object per line).")
     ] = "text",
-    rules: Annotated[
-        str, typer.Option("--rules", help=f"Rule set: {', '.join(sorted(RULE_SETS))}.")
-    ] = "standard",
-    input_format: Annotated[
-        str | None,
-        typer.Option("--input-format", help=f"Force the input format: {', '.join(INPUT_FORMATS)}."),
-    ] = None,
+    rules: Rules = "standard",
+    input_format: InputFormat = None,
     show_all: Annotated[bool, typer.Option("--all", help="List clean hands too.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary on stderr.")] = False,
 ) -> None:
@@ -225,8 +227,7 @@ def check_command(
     """
     if fmt not in ("text", "json"):
         raise typer.BadParameter(f"unknown format {fmt!r}; choose text or json")
-    if input_format is not None and input_format not in INPUT_FORMATS:
-        raise typer.BadParameter(f"unknown input format {input_format!r}")
+    _check_input_format(input_format)
     rule_set = _rules(rules)
     summary = CheckSummary()
     for item in check_paths(inputs, rules=rule_set, input_format=input_format):
@@ -352,16 +353,11 @@ def run_command(
     workers: Annotated[
         int | None, typer.Option("--workers", min=1, help="Processes (default: every core).")
     ] = None,
-    rules: Annotated[
-        str, typer.Option("--rules", help=f"Rule set: {', '.join(sorted(RULE_SETS))}.")
-    ] = "standard",
+    rules: Rules = "standard",
     replace: Annotated[
         bool, typer.Option("--replace", help="Ingest inputs again, retiring their earlier rows.")
     ] = False,
-    input_format: Annotated[
-        str | None,
-        typer.Option("--input-format", help=f"Force the input format: {', '.join(INPUT_FORMATS)}."),
-    ] = None,
+    input_format: InputFormat = None,
     fmt: Annotated[str, typer.Option("--format", help="Summary: table or json.")] = "table",
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress, no summary.")] = False,
 ) -> None:
@@ -376,8 +372,7 @@ def run_command(
     """
     if fmt not in ("table", "json"):
         raise typer.BadParameter(f"unknown format {fmt!r}; choose table or json")
-    if input_format is not None and input_format not in INPUT_FORMATS:
-        raise typer.BadParameter(f"unknown input format {input_format!r}")
+    _check_input_format(input_format)
     rule_set = _rules(rules)
     try:
         with _progress(quiet) as on_progress:
