@@ -41,6 +41,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from pipeline.formats.pokerstars_clones import (
+    after_main_pot_first_rake,
+    raises_as_the_log_counts_them,
+)
 from pipeline.formats.pokerstars_header import (
     AMOUNT,
     FINE_SCALE,
@@ -603,12 +607,13 @@ def _build(state: _State, table: tuple[str, int | None, int], partial: bool) -> 
         )
         for s in state.seats
     )
-    actions = tuple(_rescale(a, div) for a in _raises_as_the_log_counts_them(state))
+    read = raises_as_the_log_counts_them(state.actions, state.total, state.header.site)
+    actions = tuple(_rescale(a, div) for a in read)
     result = None
     if state.total is not None or collections or state.cash_outs:
         pots = tuple(a // div for _, a in sorted(state.pots))
         if state.pots_before_rake:  # Run It Once: before rake, the rake from the main pot first
-            pots = _after_main_pot_first_rake(pots, (state.rake or 0) // div)
+            pots = after_main_pot_first_rake(pots, (state.rake or 0) // div)
         result = RecordedResult(
             rake=None if state.rake is None else state.rake // div,
             total_pot=None if state.total is None else state.total // div,
@@ -732,76 +737,3 @@ def parse_hand(lines: Sequence[Line]) -> tuple[HandRecord, list[str]]:
 
 def _complete(state: _State) -> bool:
     return state.cancelled or (state.in_summary and state.total is not None)
-
-
-def _after_main_pot_first_rake(pots: tuple[int, ...], rake: int) -> tuple[int, ...]:
-    """Turn pots listed before rake into pots after it, the rake taken from the main pot first.
-
-    >>> _after_main_pot_first_rake((6260, 2098), 200)
-    (6060, 2098)
-    """
-    out = []
-    for amount in pots:
-        take = min(amount, rake)
-        out.append(amount - take)
-        rake -= take
-    return tuple(out)
-
-
-def _chips_put_in(actions: list[Action]) -> int:
-    """Return the chips a list of actions puts in the middle (uncalled returns not taken off)."""
-    total = 0
-    street: dict[int, int] = {}
-    for a in actions:
-        seat = a.seat or 0
-        if a.type is ActionType.BOARD and a.run is None:
-            street = {}
-        elif a.type is ActionType.POST:
-            amount = a.amount or 0
-            total += amount
-            if a.blind not in (Blind.ANTE, Blind.DEAD):
-                street[seat] = street.get(seat, 0) + amount
-        elif a.type in (ActionType.CALL, ActionType.BET):
-            total += a.amount or 0
-            street[seat] = street.get(seat, 0) + (a.amount or 0)
-        elif a.type is ActionType.RAISE:
-            to = a.to or 0
-            total += to - street.get(seat, 0)
-            street[seat] = to
-    return total
-
-
-def _raises_as_the_log_counts_them(state: _State) -> list[Action]:
-    """Read ``raises X to Y`` the way the log's own totals count it.
-
-    PokerStars writes Y as the raiser's total for the street. Run It Once writes, for a
-    player who already had chips in on the street, the chips the raise adds; its
-    uncalled-bet line and total pot then only add up that way. Both readings are tried;
-    the log's total pot plus its uncalled returns decides, and the PokerStars reading is
-    kept whenever it fits (or nothing can tell).
-    """
-    actions = state.actions
-    if state.total is None or state.header.site == "PokerStars":
-        return actions
-    returned = sum(a.amount or 0 for a in actions if a.type is ActionType.UNCALLED)
-    target = state.total + returned
-    if _chips_put_in(actions) == target:
-        return actions
-    other: list[Action] = []
-    street: dict[int, int] = {}
-    for a in actions:
-        seat = a.seat or 0
-        if a.type is ActionType.BOARD and a.run is None:
-            street = {}
-        elif (a.type is ActionType.POST and a.blind not in (Blind.ANTE, Blind.DEAD)) or a.type in (
-            ActionType.CALL,
-            ActionType.BET,
-        ):
-            street[seat] = street.get(seat, 0) + (a.amount or 0)
-        elif a.type is ActionType.RAISE:
-            before = street.get(seat, 0)
-            if before and before < (a.to or 0) + before:
-                a = replace(a, to=before + (a.to or 0))
-            street[seat] = a.to or 0
-        other.append(a)
-    return other if _chips_put_in(other) == target else actions
