@@ -238,11 +238,6 @@ def allocate_rake(
     return shares
 
 
-def _share_among(amount: int, winners: Sequence[int]) -> list[int]:
-    """Split among tied winners (indices, left of the button first): odd chips one each."""
-    return split_evenly(amount, len(winners))
-
-
 # ------------------------------------------------------------------------------ evaluation
 
 
@@ -500,7 +495,7 @@ def _pay(
 ) -> None:
     best = max(ranks.values())
     winners = [seat for seat in ranks if ranks[seat] == best]  # already left of button first
-    shares = _share_among(amount, winners)
+    shares = split_evenly(amount, len(winners))  # odd chips one each, left of the button first
     tied = ["R8.odd-chips"] if len(winners) > 1 and amount % len(winners) else []
     hands = show.describe_low[runout] if half is Half.LOW else show.describe_high[runout]
     for seat, share in zip(winners, shares, strict=True):

@@ -7,7 +7,6 @@ once, with the schemas of :mod:`pipeline.lake.schema`.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
 from datetime import UTC, datetime
 
 import pyarrow as pa
@@ -248,8 +247,3 @@ class ChunkRows:
         """Return the (site, hand_id) of every hand added, in order."""
         hands = self.columns["hands"]
         return list(zip(hands["site"], hands["hand_id"], strict=True))  # type: ignore[arg-type]
-
-
-def hand_keys(hands: Sequence[HandRecord]) -> list[tuple[str, str]]:
-    """Return the (site, hand_id) of each hand."""
-    return [(h.site, h.hand_id) for h in hands]

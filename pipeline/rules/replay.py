@@ -76,10 +76,6 @@ class Replay:
         """Return the chips in the pot when betting ended (uncalled bets returned)."""
         return sum(self.invested)
 
-    def index_of(self, seat: int) -> int:
-        """Return the index of a dealt-in seat."""
-        return self.seats.index(seat)
-
 
 def replay(hand: HandRecord, rules: RuleSet = STANDARD) -> Replay:
     """Replay ``hand`` under ``rules`` and judge every action.

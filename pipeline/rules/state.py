@@ -160,10 +160,6 @@ class BettingState:
         """Return every chip in the middle: earlier streets, dead money and live bets."""
         return self.pot_before_round + self.street_total
 
-    def in_hand(self) -> list[int]:
-        """Return the indices of players who have not folded."""
-        return [i for i in range(self.n) if not self.folded[i]]
-
     def can_act(self, i: int) -> bool:
         """Tell whether player ``i`` still makes decisions (not folded, not all-in)."""
         return not self.folded[i] and not self.all_in[i]
