@@ -15,6 +15,7 @@ from pipeline.cards import format_cards
 from pipeline.lake.schema import TABLES
 from pipeline.model import ActionType, HandRecord
 from pipeline.rules import Replay
+from pipeline.rules.stats import FLAG_NAMES, seat_stats
 from pipeline.settle import Half, Settlement, hand_status
 from pipeline.violations import Reject, Severity
 
@@ -172,6 +173,12 @@ class ChunkRows:
         cols["showed"].extend([seat in shown for seat in seats])
         cols["high_hand"].extend([settled.high_hands.get(seat) for seat in seats])
         cols["low_hand"].extend([settled.low_hands.get(seat) for seat in seats])
+        flags = seat_stats(judged, names)
+        for name in FLAG_NAMES:
+            cols[name].extend([getattr(f, name) for f in flags])
+        pots = _pot_kinds(settled, hand.game.variant.is_hilo)
+        for name in ("pots_won", "scoops", "high_only", "low_only", "quartered"):
+            cols[name].extend([pots.get(seat, {}).get(name, 0) for seat in seats])
 
     def _add_actions(self, hand: HandRecord, judged: Replay, key: dict[str, str]) -> None:
         """Add the actions table's rows, column by column (the largest table by far)."""
@@ -247,3 +254,27 @@ class ChunkRows:
         """Return the (site, hand_id) of every hand added, in order."""
         hands = self.columns["hands"]
         return list(zip(hands["site"], hands["hand_id"], strict=True))  # type: ignore[arg-type]
+
+
+def _pot_kinds(settled: Settlement, hilo: bool) -> dict[int, dict[str, int]]:
+    """Count per seat the pots (per runout) won, and how: whole, high or low only, quartered."""
+    halves: dict[tuple[int, int], dict[Half, set[int]]] = defaultdict(lambda: defaultdict(set))
+    for a in settled.awards:
+        halves[(a.pot, a.runout)][a.half].add(a.seat)
+    out: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for parts in halves.values():
+        high = parts[Half.HIGH] | parts[Half.WHOLE]
+        low = parts[Half.LOW]
+        for seat in high | low:
+            counts = out[seat]
+            counts["pots_won"] += 1
+            sole_high = high == {seat}
+            if sole_high and (low == {seat} or not low):
+                counts["scoops"] += 1
+            if hilo and seat in high and seat not in low:
+                counts["high_only"] += 1
+            if hilo and seat in low and seat not in high:
+                counts["low_only"] += 1
+            if hilo and seat in low and len(low) > 1:
+                counts["quartered"] += 1
+    return out

@@ -32,6 +32,46 @@ _KEY = [
     ),
 ]
 
+_STAT_DOCS: dict[str, str] = {
+    "vpip": "Put money in voluntarily pre-flop (call, bet or raise; not a blind).",
+    "vpip_opp": "Had a pre-flop decision (not a walk, not an all-in blind).",
+    "pfr": "Raised pre-flop.",
+    "three_bet": "Re-raised pre-flop facing exactly one raise.",
+    "three_bet_opp": "Faced exactly one raise pre-flop and was allowed to raise.",
+    "fold_to_three_bet": "Folded to a re-raise after raising first pre-flop.",
+    "fold_to_three_bet_opp": "Raised first pre-flop and then faced a re-raise.",
+    "steal": "Raised first in from the cutoff, button or small blind.",
+    "steal_opp": "Pre-flop, folded to the player in the cutoff, button or small blind.",
+    "cbet_flop": "The pre-flop last raiser bet the flop.",
+    "cbet_flop_opp": "Was the pre-flop last raiser, saw the flop, nobody bet before them.",
+    "cbet_turn": "Bet the turn after c-betting the flop.",
+    "cbet_turn_opp": "C-bet the flop, saw the turn, nobody bet before them.",
+    "cbet_river": "Bet the river after c-betting the turn.",
+    "cbet_river_opp": "C-bet the turn, saw the river, nobody bet before them.",
+    "fold_to_cbet_flop": "Folded to a flop c-bet.",
+    "fold_to_cbet_flop_opp": "Faced a flop c-bet.",
+    "fold_to_cbet_turn": "Folded to a turn c-bet.",
+    "fold_to_cbet_turn_opp": "Faced a turn c-bet.",
+    "fold_to_cbet_river": "Folded to a river c-bet.",
+    "fold_to_cbet_river_opp": "Faced a river c-bet.",
+    "postflop_aggressive": "Post-flop bets and raises (AF and AFq numerator).",
+    "postflop_calls": "Post-flop calls (AF denominator).",
+    "postflop_folds": "Post-flop folds (with bets, raises and calls: AFq denominator).",
+    "saw_flop": "Saw the flop.",
+    "went_to_showdown": "Saw the flop and went to showdown (WTSD).",
+    "pots_won": "Pots (per runout) the seat won any part of.",
+    "scoops": "Of those, pots won whole (both halves in hi/lo).",
+    "high_only": "Hi/lo pots where the seat won high but none of the low.",
+    "low_only": "Hi/lo pots where the seat won low but none of the high.",
+    "quartered": "Hi/lo pots where the seat won a shared low (a quarter).",
+}
+_COUNTS = {"postflop_aggressive", "postflop_calls", "postflop_folds", "pots_won", "scoops"}
+_COUNTS |= {"high_only", "low_only", "quartered"}
+_STAT_FIELDS = [
+    _f(name, pa.int16() if name in _COUNTS else pa.bool_(), doc, False)
+    for name, doc in _STAT_DOCS.items()
+]
+
 HANDS = pa.schema(
     [
         *_KEY,
@@ -89,6 +129,7 @@ SEATS = pa.schema(
         _f("showed", pa.bool_(), "The seat showed its cards.", False),
         _f("high_hand", pa.string(), "Best high at showdown (first board), described."),
         _f("low_hand", pa.string(), "Best qualifying low at showdown (first board), described."),
+        *_STAT_FIELDS,
     ]
 )
 

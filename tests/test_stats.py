@@ -1,0 +1,159 @@
+"""Per-seat statistic flags (STATS.md), on hand-made hands whose answers are known."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pipeline.lake.query import run_query
+from pipeline.lake.rows import positions
+from pipeline.rules import Replay
+from pipeline.rules.stats import SeatStats, seat_stats
+from pipeline.run import run_lake
+from tests.handbuilder import (
+    bet,
+    board,
+    call,
+    check,
+    checked_streets,
+    fold,
+    play,
+    post,
+    raise_to,
+    uncalled,
+)
+from tests.test_lake import SAMPLES
+
+# Six seats: 1..6, button 6 (SB 1, BB 2, UTG 3, HJ 4, CO 5, BTN 6).
+
+
+def _stats(judged: Replay) -> dict[int, SeatStats]:
+    assert judged.errors == (), judged.errors
+    flags = seat_stats(judged, positions(len(judged.seats)))
+    return dict(zip(judged.seats, flags, strict=True))
+
+
+def _blinds() -> list[dict[str, object]]:
+    return [post(1, "small", "0.50"), post(2, "big", "1.00")]
+
+
+def test_a_big_blind_who_only_checks_did_not_put_money_in_voluntarily() -> None:
+    hand = [
+        *_blinds(),
+        call(3, "1.00"),
+        fold(4),
+        fold(5),
+        fold(6),
+        call(1, "0.50"),
+        check(2),
+        *checked_streets([1, 2, 3]),
+    ]
+    stats = _stats(play(hand, seats=6))
+    assert (stats[2].vpip_opp, stats[2].vpip) == (True, False)
+    assert (stats[1].vpip, stats[3].vpip) == (True, True)
+    assert not any(stats[s].vpip for s in (4, 5, 6))
+    assert all(stats[s].vpip_opp for s in range(1, 7))
+    assert not any(stats[s].pfr for s in range(1, 7))
+    assert not stats[5].steal_opp  # the under-the-gun limp means the pot was not folded to CO
+    assert all(stats[s].saw_flop for s in (1, 2, 3))
+    assert all(stats[s].went_to_showdown for s in (1, 2, 3))
+    assert not stats[4].saw_flop
+
+
+def test_steal_three_bet_and_fold_to_three_bet() -> None:
+    hand = [
+        *_blinds(),
+        fold(3),
+        fold(4),
+        raise_to(5, "3.50"),
+        raise_to(6, "11.00"),
+        fold(1),
+        fold(2),
+        fold(5),
+        uncalled(6, "7.50"),
+    ]
+    stats = _stats(play(hand, seats=6))
+    assert (stats[5].steal_opp, stats[5].steal, stats[5].pfr) == (True, True, True)
+    assert (stats[6].three_bet_opp, stats[6].three_bet) == (True, True)
+    assert not stats[6].steal_opp  # the CO had raised: not folded to the button
+    assert (stats[5].fold_to_three_bet_opp, stats[5].fold_to_three_bet) == (True, True)
+    assert not stats[1].three_bet_opp  # two raises in front of the small blind
+    assert not stats[3].steal_opp  # UTG is not a stealing seat
+    assert (stats[3].vpip_opp, stats[3].vpip) == (True, False)
+
+
+def test_continuation_bets_fold_to_them_and_aggression_counts() -> None:
+    hand = [
+        post(1, "small", "0.50"),
+        post(2, "big", "1.00"),
+        raise_to(3, "3.00"),
+        fold(1),
+        call(2, "2.00"),
+        board("2c7d9h"),
+        check(2),
+        bet(3, "4.00"),
+        call(2, "4.00"),
+        board("Ks"),
+        check(2),
+        bet(3, "8.00"),
+        fold(2),
+        uncalled(3, "8.00"),
+    ]
+    stats = _stats(play(hand))
+    btn, bb = stats[3], stats[2]
+    assert (btn.steal_opp, btn.steal) == (True, True)
+    assert (btn.cbet_flop_opp, btn.cbet_flop, btn.cbet_turn_opp, btn.cbet_turn) == (
+        True,
+        True,
+        True,
+        True,
+    )
+    assert not btn.cbet_river_opp
+    assert (bb.fold_to_cbet_flop_opp, bb.fold_to_cbet_flop) == (True, False)
+    assert (bb.fold_to_cbet_turn_opp, bb.fold_to_cbet_turn) == (True, True)
+    assert (btn.postflop_aggressive, btn.postflop_calls, btn.postflop_folds) == (2, 0, 0)
+    assert (bb.postflop_aggressive, bb.postflop_calls, bb.postflop_folds) == (0, 1, 1)
+    assert bb.three_bet_opp and not bb.three_bet
+    assert btn.saw_flop and bb.saw_flop and not stats[1].saw_flop
+    assert not btn.went_to_showdown
+
+
+def test_no_continuation_bet_opportunity_when_someone_bets_first() -> None:
+    hand = [
+        post(1, "small", "0.50"),
+        post(2, "big", "1.00"),
+        raise_to(3, "3.00"),
+        fold(1),
+        call(2, "2.00"),
+        board("2c7d9h"),
+        bet(2, "3.00"),
+        fold(3),
+        uncalled(2, "3.00"),
+    ]
+    stats = _stats(play(hand))
+    assert not stats[3].cbet_flop_opp
+    assert not stats[2].fold_to_cbet_flop_opp
+
+
+def test_a_walk_gives_the_big_blind_no_decision() -> None:
+    stats = _stats(play([*_blinds(), fold(3), fold(1), uncalled(2, "0.50")]))
+    assert not stats[2].vpip_opp
+    assert (stats[3].steal_opp, stats[3].steal) == (True, False)
+    assert (stats[1].steal_opp, stats[1].steal) == (True, False)
+
+
+def test_hi_lo_pot_kinds_in_the_lake(tmp_path: Path) -> None:
+    """Scoop, high only, low only and quartered, counted per seat from the awards."""
+    lake = tmp_path / "lake"
+    run_lake([str(SAMPLES / "hilo.jsonl"), str(SAMPLES / "courchevel.jsonl")], lake, workers=1)
+    rows = run_query(
+        lake,
+        "SELECT hand_id, seat, pots_won, scoops, high_only, low_only, quartered FROM seats "
+        "WHERE pots_won > 0 ORDER BY hand_id, seat",
+    ).rows
+    assert ("SAMPLE-0006", 3, 1, 0, 0, 1, 0) in rows  # the low half alone
+    assert ("SAMPLE-0006", 4, 1, 0, 1, 0, 0) in rows  # the high half alone
+    assert ("SAMPLE-0007", 1, 1, 0, 0, 1, 1) in rows  # a quarter: the shared low
+    assert ("SAMPLE-0007", 5, 1, 0, 0, 1, 1) in rows
+    assert ("SAMPLE-0010", 3, 1, 1, 0, 0, 0) in rows  # both halves: a scoop
+    vpip = run_query(lake, "SELECT sum(vpip::INT), sum(vpip_opp::INT) FROM seats").rows[0]
+    assert 0 < vpip[0] <= vpip[1]
