@@ -13,6 +13,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from pathlib import Path
 from typing import Annotated
 
@@ -30,6 +31,7 @@ from pipeline.generate import GameChoice, RakePolicy, generate_hands
 from pipeline.lake.query import NoLake, QueryResult, run_query
 from pipeline.lake.store import LakeLocked
 from pipeline.model import Betting, Variant
+from pipeline.reports.stats import GROUPS, StatsFilter, player_stats
 from pipeline.rules import RULE_SETS, RuleSet, UnknownRuleSet, get_rule_set
 from pipeline.run import RunReport, run_lake
 from pipeline.violations import Reject
@@ -528,6 +530,121 @@ def _print_table(result: QueryResult) -> None:
     console = Console(highlight=False)
     if not console.is_terminal:
         console = Console(highlight=False, width=max(console.width, 160))
+    console.print(table)
+
+
+_STATS_TABLE = (
+    ("VPIP", "vpip"),
+    ("PFR", "pfr"),
+    ("3-bet", "three_bet"),
+    ("F3B", "fold_to_three_bet"),
+    ("steal", "steal"),
+    ("c-bet flop", "cbet_flop"),
+    ("fold c-bet", "fold_to_cbet_flop"),
+    ("WTSD", "wtsd"),
+    ("W$SD", "wsd"),
+    ("W$WSF", "wwsf"),
+)
+
+
+@app.command("stats")
+def stats_command(
+    lake: Annotated[Path, typer.Option("--lake", help="The lake folder.")] = Path("lake"),
+    player: Annotated[str | None, typer.Option("--player", help="One player.")] = None,
+    variant: Annotated[str | None, typer.Option("--variant", help="One game variant.")] = None,
+    betting: Annotated[str | None, typer.Option("--betting", help="One structure.")] = None,
+    stakes: Annotated[
+        str | None, typer.Option("--stakes", help="One big blind, as decimal text (0.02).")
+    ] = None,
+    site: Annotated[str | None, typer.Option("--site", help="One site.")] = None,
+    position: Annotated[str | None, typer.Option("--position", help="BTN, SB, BB, UTG …")] = None,
+    since: Annotated[
+        datetime | None, typer.Option("--since", formats=["%Y-%m-%d"], help="First day.")
+    ] = None,
+    until: Annotated[
+        datetime | None, typer.Option("--until", formats=["%Y-%m-%d"], help="Last day.")
+    ] = None,
+    min_hands: Annotated[int, typer.Option("--min-hands", min=1, help="Fewest hands.")] = 1,
+    by: Annotated[
+        str, typer.Option("--by", help=f"Group by any of: {', '.join(GROUPS)} (comma-separated).")
+    ] = "",
+    fmt: Annotated[str, typer.Option("--format", help="table, csv, json or parquet.")] = "table",
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here.")] = None,
+) -> None:
+    """Player statistics from the lake: VPIP, PFR, 3-bet, c-bets, AF, WTSD, bb/100 …
+
+    Each statistic is reported with its counts (done / opportunities). Money is never added
+    across currencies. The table shows the common statistics; csv, json and parquet carry
+    every column: each ratio's counts, post-flop aggression counts (AF = aggressive /
+    calls, AFq = aggressive / (aggressive + calls + folds)), net won and bb/100, and the
+    hi/lo pot kinds (pots won, scoops, high only, low only, quartered).
+
+    Example: [bold]croupier stats --lake lake --by variant,position --min-hands 2[/]
+    """
+    if fmt not in ("table", "csv", "json", "parquet"):
+        raise typer.BadParameter(f"unknown format {fmt!r}; choose table, csv, json or parquet")
+    if fmt == "parquet" and output is None:
+        raise typer.BadParameter("--format parquet needs --output FILE")
+    groups = tuple(g.strip() for g in by.split(",") if g.strip())
+    unknown = [g for g in groups if g not in GROUPS]
+    if unknown:
+        raise typer.BadParameter(
+            f"unknown grouping {unknown[0]!r}; choose from {', '.join(GROUPS)}"
+        )
+    spec = StatsFilter(
+        player=player,
+        variant=variant,
+        betting=betting,
+        stakes=stakes,
+        site=site,
+        position=position,
+        since=since.date() if since else None,
+        until=until.date() if until else None,
+        min_hands=min_hands,
+        by=groups,
+    )
+    try:
+        result = player_stats(lake, spec)
+    except NoLake as error:
+        raise _fail(str(error)) from None
+    if fmt == "parquet":
+        assert output is not None
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        data = {name: [row[k] for row in result.rows] for k, name in enumerate(result.columns)}
+        pq.write_table(pa.table(data), output)
+        return
+    if fmt != "table":
+        text = _render(result, fmt)
+        if output is not None:
+            output.write_text(text, encoding="utf-8")
+        else:
+            typer.echo(text, nl=False)
+        return
+    _print_stats(result, groups)
+
+
+def _print_stats(result: QueryResult, groups: tuple[str, ...]) -> None:
+    from rich.table import Table
+
+    index = {name: k for k, name in enumerate(result.columns)}
+    keys = ["player", *[g for g in groups if g != "currency"], "currency"]
+    table = Table(*keys, "hands", *(label for label, _ in _STATS_TABLE), "AF", "net", "bb/100")
+    for row in result.rows:
+        cells = [escape(str(row[index[k]])) for k in keys]
+        cells.append(str(row[index["hands"]]))
+        for _, name in _STATS_TABLE:
+            done, opp = row[index[name]], row[index[f"{name}_opp"]]
+            cells.append(f"{100 * done / opp:.0f}% ({done}/{opp})" if opp else "-")
+        aggressive, calls = row[index["postflop_aggressive"]], row[index["postflop_calls"]]
+        cells.append(f"{aggressive / calls:.1f}" if calls else "-")
+        cells.append(str(row[index["net_won"]]))
+        cells.append(str(row[index["bb_per_100"]]))
+        table.add_row(*cells)
+    console = Console(highlight=False)
+    if not console.is_terminal:
+        console = Console(highlight=False, width=max(console.width, 200))
     console.print(table)
 
 
