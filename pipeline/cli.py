@@ -486,9 +486,9 @@ def query_command(
     """Run SQL over the lake with DuckDB: one view per table, plus the views of views.sql.
 
     Views: hands, seats, actions, pots, awards, violations, rejects, and hands_money,
-    seats_money, hands_by_variant, violations_by_code; macros money_text(amount, scale)
-    and money(amount, scale). Values for ? placeholders come from --param, bound, never
-    pasted into the SQL.
+    seats_money, hands_by_variant, violations_by_code, player_stats; macros
+    money_text(amount, scale) and money(amount, scale). Values for ? placeholders come
+    from --param, bound, never pasted into the SQL.
 
     Example: [bold]croupier query "SELECT * FROM hands_by_variant"[/]
     """

@@ -54,3 +54,27 @@ SELECT code, severity, rule, count(*) AS n, count(DISTINCT hand_id) AS hands,
 FROM violations
 GROUP BY code, severity, rule
 ORDER BY n DESC, code;
+
+-- Player statistics per player and currency (STATS.md): every ratio as done / opportunity.
+-- `croupier stats` runs the same sums with filters and groupings.
+CREATE OR REPLACE VIEW player_stats AS
+SELECT s.player, h.currency,
+       count(*) AS hands,
+       count(*) FILTER (WHERE s.vpip) AS vpip, count(*) FILTER (WHERE s.vpip_opp) AS vpip_opp,
+       count(*) FILTER (WHERE s.pfr) AS pfr,
+       count(*) FILTER (WHERE s.three_bet) AS three_bet,
+       count(*) FILTER (WHERE s.three_bet_opp) AS three_bet_opp,
+       count(*) FILTER (WHERE s.steal) AS steal, count(*) FILTER (WHERE s.steal_opp) AS steal_opp,
+       count(*) FILTER (WHERE s.cbet_flop) AS cbet_flop,
+       count(*) FILTER (WHERE s.cbet_flop_opp) AS cbet_flop_opp,
+       sum(s.postflop_aggressive) AS postflop_aggressive,
+       sum(s.postflop_calls) AS postflop_calls,
+       sum(s.postflop_folds) AS postflop_folds,
+       count(*) FILTER (WHERE s.saw_flop) AS saw_flop,
+       count(*) FILTER (WHERE s.went_to_showdown) AS went_to_showdown,
+       count(*) FILTER (WHERE s.went_to_showdown AND s.won > 0) AS won_at_showdown,
+       sum(s.net) AS net, money_text(sum(s.net), any_value(h.scale)) AS net_won,
+       round(100.0 * sum(s.net / h.big_blind) / count(*), 2) AS bb_per_100
+FROM seats s JOIN hands h USING (site, hand_id)
+WHERE h.status <> 'void'
+GROUP BY s.player, h.currency;

@@ -287,3 +287,16 @@ def test_money_text_macro_is_exact(tmp_path: Path, amount: int, scale: int, text
     lake = tmp_path / "lake"
     run_lake([str(SAMPLES / "hilo.jsonl")], lake, workers=1)
     assert run_query(lake, "SELECT money_text(?::BIGINT, ?)", [amount, scale]).rows == [(text,)]
+
+
+def test_a_lake_written_before_a_column_existed_still_reads(tmp_path: Path) -> None:
+    """Files of an older release lack the newer columns: they read as NULL, views still bind."""
+    lake = tmp_path / "lake"
+    run_lake([str(SAMPLES)], lake, workers=1)
+    for path in (lake / "seats").rglob("*.parquet"):
+        table = pq.read_table(path)
+        pq.write_table(table.drop_columns(["vpip", "vpip_opp", "pfr"]), path)
+    assert run_query(lake, "SELECT count(*), count(vpip) FROM seats").rows == [
+        (_count(lake, "seats"), 0)
+    ]
+    assert run_query(lake, "SELECT sum(vpip) FROM player_stats").rows == [(0,)]

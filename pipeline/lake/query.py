@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import pyarrow as pa
 
 from pipeline.lake.manifest import MANIFEST, load_manifest
 from pipeline.lake.schema import TABLES
@@ -48,11 +49,26 @@ def connect(lake: str | Path) -> duckdb.DuckDBPyConnection:
     for name, schema in TABLES.items():
         files = [str(root / path) for path in manifest.files_of(name)]
         if files:
-            con.read_parquet(files).create_view(name, replace=True)
+            # union_by_name: files of an older release lack the newer columns (read as NULL)
+            relation = con.read_parquet(files, union_by_name=True)
+            missing = [f for f in schema if f.name not in relation.columns]
+            if missing:  # no file has them yet: NULL of the right type, so views still bind
+                extra = ", ".join(f"NULL::{_duck_type(f.type)} AS {f.name}" for f in missing)
+                relation = relation.project(f"*, {extra}")
+            relation.create_view(name, replace=True)
         else:
             con.from_arrow(schema.empty_table()).create(name)
     con.execute(views_sql())
     return con
+
+
+def _duck_type(kind: pa.DataType) -> str:
+    """Return the DuckDB type of a lake column added by a later release (flags, counts)."""
+    if pa.types.is_boolean(kind):
+        return "BOOLEAN"
+    if pa.types.is_integer(kind):
+        return "BIGINT"
+    return "VARCHAR"
 
 
 def run_query(lake: str | Path, sql: str, params: list[object] | None = None) -> QueryResult:
