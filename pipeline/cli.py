@@ -28,7 +28,7 @@ from pipeline.convert import OUTPUT_FORMATS, convert
 from pipeline.formats import INPUT_FORMATS
 from pipeline.formats.jsonl import write_jsonl
 from pipeline.generate import GameChoice, RakePolicy, generate_hands
-from pipeline.lake.query import NoLake, QueryResult, run_query
+from pipeline.lake.query import NoLake, NotReadOnly, QueryResult, run_query
 from pipeline.lake.store import LakeLocked
 from pipeline.model import Betting, Variant
 from pipeline.reports.stats import GROUPS, StatsFilter, player_stats
@@ -482,6 +482,14 @@ def query_command(
     ] = None,
     fmt: Annotated[str, typer.Option("--format", help="table, csv or json.")] = "table",
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here.")] = None,
+    allow_external: Annotated[
+        bool,
+        typer.Option(
+            "--allow-external",
+            help="Allow statements other than SELECT and files outside the lake "
+            "(COPY … TO, ATTACH, INSTALL).",
+        ),
+    ] = False,
 ) -> None:
     """Run SQL over the lake with DuckDB: one view per table, plus the views of views.sql.
 
@@ -490,14 +498,19 @@ def query_command(
     money_text(amount, scale) and money(amount, scale). Values for ? placeholders come
     from --param, bound, never pasted into the SQL.
 
+    Read-only: one SELECT statement, and DuckDB may open only the lake's committed files;
+    --allow-external lifts that (e.g. to COPY a result to a file of your own).
+
     Example: [bold]croupier query "SELECT * FROM hands_by_variant"[/]
     """
     if fmt not in ("table", "csv", "json"):
         raise typer.BadParameter(f"unknown format {fmt!r}; choose table, csv or json")
     try:
-        result = run_query(lake, sql, list(params or []))
+        result = run_query(lake, sql, list(params or []), allow_external=allow_external)
     except NoLake as error:
         raise _fail(str(error)) from None
+    except NotReadOnly as error:
+        raise _fail(f"SQL: {error}", EXIT_USAGE) from None
     except duckdb.Error as error:
         first = str(error).strip().splitlines()[0]
         raise _fail(f"SQL: {first}", EXIT_USAGE) from None

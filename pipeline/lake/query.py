@@ -3,6 +3,12 @@
 Croupier's readers never list folders: they read the files that committed runs list in the
 manifest, so a crashed run's leftovers are invisible. SQL parameters are bound with ``?``,
 never formatted into the text.
+
+Queries are read-only by default: one ``SELECT`` (or ``EXPLAIN``) statement, over a
+connection that may open only the lake's committed files (DuckDB's ``allowed_paths`` with
+external access disabled and the configuration locked), so SQL cannot write to the lake,
+read other files, ``COPY``, ``ATTACH``, ``INSTALL`` or ``LOAD``. ``allow_external=True``
+lifts both limits for a user who asks for it (``croupier query --allow-external``).
 """
 
 from __future__ import annotations
@@ -17,13 +23,28 @@ import pyarrow as pa
 from pipeline.lake.manifest import MANIFEST, load_manifest
 from pipeline.lake.schema import TABLES
 
-__all__ = ["NoLake", "QueryResult", "connect", "run_query", "views_sql"]
+__all__ = [
+    "NoLake",
+    "NotReadOnly",
+    "QueryResult",
+    "connect",
+    "read_only_check",
+    "run_query",
+    "views_sql",
+]
 
 VIEWS_SQL = Path(__file__).resolve().parents[2] / "schemas" / "views.sql"
 
 
 class NoLake(FileNotFoundError):
     """The folder holds no lake (no committed run)."""
+
+
+class NotReadOnly(ValueError):
+    """The SQL is not one read-only statement (and external access was not allowed)."""
+
+
+_READ_ONLY = frozenset({duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN})
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,15 +60,25 @@ def views_sql() -> str:
     return VIEWS_SQL.read_text(encoding="utf-8")
 
 
-def connect(lake: str | Path) -> duckdb.DuckDBPyConnection:
-    """Open an in-memory DuckDB with a view per lake table and the views of views.sql."""
-    root = Path(lake)
+def connect(lake: str | Path, *, allow_external: bool = False) -> duckdb.DuckDBPyConnection:
+    """Open an in-memory DuckDB with a view per lake table and the views of views.sql.
+
+    Unless ``allow_external``, the connection can open no file but the lake's committed
+    files, cannot load extensions, and its configuration is locked.
+    """
+    root = Path(lake).resolve()
     if not (root / MANIFEST).exists():
-        raise NoLake(f"no lake at {root} (no {MANIFEST}); make one with 'croupier run'")
+        raise NoLake(f"no lake at {lake} (no {MANIFEST}); make one with 'croupier run'")
     manifest = load_manifest(root)
-    con = duckdb.connect(":memory:")
+    config: dict[str, str | bool | int | float | list[str]] = {
+        "autoinstall_known_extensions": False,
+        "autoload_known_extensions": False,
+    }
+    con = duckdb.connect(":memory:", config=config)
+    readable: list[str] = []
     for name, schema in TABLES.items():
         files = [str(root / path) for path in manifest.files_of(name)]
+        readable += files
         if files:
             # union_by_name: files of an older release lack the newer columns (read as NULL)
             relation = con.read_parquet(files, union_by_name=True)
@@ -59,7 +90,25 @@ def connect(lake: str | Path) -> duckdb.DuckDBPyConnection:
         else:
             con.from_arrow(schema.empty_table()).create(name)
     con.execute(views_sql())
+    if not allow_external:
+        if readable:
+            con.execute("SET allowed_paths = ?", [readable])
+        con.execute("SET enable_external_access = false")
+        con.execute("SET lock_configuration = true")
     return con
+
+
+def read_only_check(con: duckdb.DuckDBPyConnection, sql: str) -> None:
+    """Raise :class:`NotReadOnly` unless ``sql`` is exactly one SELECT or EXPLAIN statement."""
+    statements = con.extract_statements(sql)
+    if len(statements) != 1:
+        raise NotReadOnly(f"give exactly one SQL statement (found {len(statements)})")
+    kind = statements[0].type
+    if kind not in _READ_ONLY:
+        raise NotReadOnly(
+            f"only SELECT queries are allowed (found {kind.name}); "
+            "--allow-external permits COPY, ATTACH, INSTALL and other statements"
+        )
 
 
 def _duck_type(kind: pa.DataType) -> str:
@@ -71,10 +120,21 @@ def _duck_type(kind: pa.DataType) -> str:
     return "VARCHAR"
 
 
-def run_query(lake: str | Path, sql: str, params: list[object] | None = None) -> QueryResult:
-    """Run one SQL statement over the lake with bound parameters; return its rows."""
-    con = connect(lake)
+def run_query(
+    lake: str | Path,
+    sql: str,
+    params: list[object] | None = None,
+    *,
+    allow_external: bool = False,
+) -> QueryResult:
+    """Run one SQL statement over the lake with bound parameters; return its rows.
+
+    Read-only unless ``allow_external`` (see the module's documentation).
+    """
+    con = connect(lake, allow_external=allow_external)
     try:
+        if not allow_external:
+            read_only_check(con, sql)
         cursor = con.execute(sql, params or [])
         columns = [d[0] for d in cursor.description or []]
         return QueryResult(columns, cursor.fetchall())
