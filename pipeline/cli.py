@@ -31,6 +31,9 @@ from pipeline.generate import GameChoice, RakePolicy, generate_hands
 from pipeline.lake.query import NoLake, NotReadOnly, QueryResult, run_query
 from pipeline.lake.store import LakeLocked
 from pipeline.model import Betting, Variant
+from pipeline.reports.explain import ExplainError, explain, find_in_file, locate
+from pipeline.reports.explain_render import FORMATS as EXPLAIN_FORMATS
+from pipeline.reports.explain_render import render as render_explanation
 from pipeline.reports.stats import GROUPS, StatsFilter, player_stats
 from pipeline.rules import RULE_SETS, RuleSet, UnknownRuleSet, get_rule_set
 from pipeline.run import RunReport, run_lake
@@ -659,6 +662,76 @@ def _print_stats(result: QueryResult, groups: tuple[str, ...]) -> None:
     if not console.is_terminal:
         console = Console(highlight=False, width=max(console.width, 200))
     console.print(table)
+
+
+@app.command("explain")
+def explain_command(
+    hand: Annotated[
+        str,
+        typer.Argument(
+            metavar="HAND_ID", help="Croupier's id (SITE:HAND_ID) or the site's hand number."
+        ),
+    ],
+    lake: Annotated[
+        Path | None, typer.Option("--lake", help="The lake folder (default: ./lake).")
+    ] = None,
+    input_path: Annotated[
+        Path | None,
+        typer.Option("--input", help="Read the hand from this hand-log file, not a lake."),
+    ] = None,
+    fmt: Annotated[str, typer.Option("--format", help="text, markdown, json or html.")] = "text",
+    rules: Annotated[
+        str | None,
+        typer.Option(
+            "--rules",
+            help="Rule set (default: the one that judged the hand in the lake, else standard).",
+        ),
+    ] = None,
+    input_format: InputFormat = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here.")] = None,
+) -> None:
+    """Explain one hand for a dispute, action by action, with the rule behind every payout.
+
+    Shows the table, seats, stacks, button and blinds; every action with the pot before
+    it, the amount to call, what was allowed and any violation where it happened; the
+    boards; each showdown hand with its five cards; each pot with who could win it and how
+    it was split (high/low, ties, odd chips, rake); the money by the rules against the
+    log's record, differences marked; and the RULES.md rule of every payout and violation.
+    The hand is found in the lake (which names its source file, read again) or in --input.
+
+    Example: [bold]croupier explain SampleRoom:SAMPLE-0006 --lake lake --format html -o hand.html[/]
+    """
+    if fmt not in EXPLAIN_FORMATS:
+        raise typer.BadParameter(
+            f"unknown format {fmt!r}; choose from {', '.join(EXPLAIN_FORMATS)}"
+        )
+    if lake is not None and input_path is not None:
+        raise typer.BadParameter("give --lake or --input, not both")
+    _check_input_format(input_format)
+    judged_by: str | None = None
+    try:
+        if input_path is not None:
+            record = find_in_file(input_path, hand, input_format=input_format)
+        else:
+            found = locate(lake if lake is not None else Path("lake"), hand)
+            record, judged_by = found.hand, found.rules
+    except ExplainError as error:
+        raise _fail(str(error)) from None
+    if rules is None and judged_by is not None:
+        try:
+            rule_set = get_rule_set(judged_by)
+        except UnknownRuleSet:
+            raise _fail(
+                f"the lake judged this hand with rule set {judged_by}, which this version does "
+                "not know; choose one with --rules"
+            ) from None
+    else:
+        rule_set = _rules(rules or "standard")
+    text = render_explanation(explain(record, rule_set), fmt)
+    if output is not None:
+        output.write_text(text, encoding="utf-8")
+    else:
+        typer.echo(text, nl=False)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,1085 @@
+"""Explain one hand for a dispute: what happened, what was legal, and who was owed what.
+
+:func:`explain` replays and settles a hand and returns an :class:`Explanation`: plain data
+(money as ``int`` units of the hand's ``scale``, cards as text) that a support agent reads
+through one of the renderers of :mod:`pipeline.reports.explain_render`. It holds the table
+and seats; every action with the pot before it, what the player owed, the legal range and
+the violations found there; the boards; each hand at showdown with the five cards it
+uses; each pot with the players who could win it and how it was split; recorded against
+recomputed money per player; and the RULES.md rule (id and text) behind each payout and
+each violation. Where the source file is at hand, each action carries its line in it
+(PokerStars text and PHH: found by reading the hand again; JSON Lines: the hand's line).
+
+:func:`locate` finds a hand in a lake by Croupier's id (``SITE:HAND_ID``) or by the site's
+hand number, and reads it again from its source file; :func:`find_in_file` finds one in a
+hand-log file. Both raise :class:`ExplainError` (one line) when the hand cannot be found.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from pipeline.cards import UNKNOWN, format_cards
+from pipeline.evaluate import best_high, best_low8
+from pipeline.formats import detect_format, read_hands
+from pipeline.formats.jsonl import decode_line, iter_lines
+from pipeline.formats.pokerstars import is_header_line
+from pipeline.lake.query import NoLake, connect
+from pipeline.lake.rows import positions
+from pipeline.model import Action, ActionType, Betting, Blind, HandRecord, Variant
+from pipeline.money import format_amount
+from pipeline.reports.rule_text import rule_title
+from pipeline.rules import Replay, RuleSet, Step, replay
+from pipeline.settle import Award, Half, Pot, Settlement, hand_status, settle
+from pipeline.violations import Code, Reject, Violation
+
+__all__ = [
+    "ActionRow",
+    "Board",
+    "ExplainError",
+    "Explanation",
+    "Located",
+    "Note",
+    "PlayerMoney",
+    "PotRow",
+    "Problem",
+    "RuleQuote",
+    "SeatRow",
+    "Share",
+    "ShownHand",
+    "croupier_id",
+    "explain",
+    "find_in_file",
+    "locate",
+    "money_text",
+]
+
+
+class ExplainError(Exception):
+    """A hand that cannot be found or read again: the message is one line for the user."""
+
+
+# ------------------------------------------------------------------------------ records
+
+
+@dataclass(frozen=True, slots=True)
+class RuleQuote:
+    """A RULES.md rule: its id and its text (empty for an id RULES.md lacks)."""
+
+    id: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A violation, where it was found (``seq``: the action, ``None``: the whole hand)."""
+
+    code: str
+    severity: str
+    seq: int | None
+    seat: int | None
+    player: str | None
+    message: str
+    expected: str | None
+    actual: str | None
+    rule: RuleQuote
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """A seat at the start of the hand; ``position`` is empty for a seat not dealt in."""
+
+    seat: int
+    player: str
+    position: str
+    stack: int
+    dealt_in: bool
+    hole_cards: str
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    """One recorded action, with the state before it and the range it was judged by.
+
+    ``amount`` is the chips the action moved, ``to_amount`` the street total after a bet
+    or raise; ``to_call``, ``min_to`` and ``max_to`` are set for betting actions
+    (``min_to``/``max_to`` only when a bet or raise was allowed); ``legal`` says the same
+    in words. ``line`` is the action's line in ``source`` (``None``: not known).
+    """
+
+    seq: int
+    street: str
+    seat: int | None
+    player: str | None
+    type: str
+    description: str
+    amount: int | None
+    to_amount: int | None
+    cards: str
+    all_in: bool
+    pot_before: int
+    stack_before: int | None
+    to_call: int | None
+    min_to: int | None
+    max_to: int | None
+    legal: str
+    problems: tuple[Problem, ...]
+    line: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """The board of one runout (``runout`` 1 unless the board was run more than once)."""
+
+    runout: int
+    cards: str
+
+
+@dataclass(frozen=True, slots=True)
+class ShownHand:
+    """A hand at showdown on one runout: its best high (and low) and the five cards used."""
+
+    runout: int
+    seat: int
+    player: str
+    hole_cards: str
+    high: str
+    high_cards: str
+    low: str
+    low_cards: str
+
+
+@dataclass(frozen=True, slots=True)
+class Share:
+    """A part of a pot paid to a player (per runout and half), with the rules applied."""
+
+    runout: int
+    half: str
+    seat: int
+    player: str
+    amount: int
+    hand: str
+    cards_used: str
+    rules: tuple[RuleQuote, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A sentence saying how a pot was divided, and the rule it follows."""
+
+    text: str
+    rule: RuleQuote | None
+
+
+@dataclass(frozen=True, slots=True)
+class PotRow:
+    """One pot: chips before rake, what the site took or added, who could win, who won."""
+
+    index: int
+    name: str
+    amount: int
+    rake: int
+    fees: int
+    added: int
+    net: int
+    eligible: tuple[int, ...]
+    eligible_players: tuple[str, ...]
+    shares: tuple[Share, ...]
+    notes: tuple[Note, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerMoney:
+    """One player's money: recomputed by the rules beside what the log recorded.
+
+    ``won_recorded``/``final_recorded`` are ``None`` when the log records none;
+    ``matches`` is ``None`` when there is nothing to compare.
+    """
+
+    seat: int
+    player: str
+    invested: int
+    won: int
+    won_recorded: int | None
+    final_stack: int
+    final_recorded: int | None
+    cash_out: int | None
+    matches: bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class Explanation:
+    """The dispute view of one hand (see the module docstring)."""
+
+    croupier_id: str
+    hand_id: str
+    site: str
+    table: str | None
+    game: str
+    variant: str
+    betting: str
+    hole_cards: int
+    currency: str
+    scale: int
+    small_blind: int
+    big_blind: int
+    ante: int
+    small_bet: int | None
+    big_bet: int | None
+    button: int
+    started_at: str | None
+    local_time: str | None
+    tournament: str | None
+    source: str
+    line: int
+    rules: str
+    status: str
+    payouts_match: bool | None
+    flags: tuple[str, ...]
+    seats: tuple[SeatRow, ...]
+    actions: tuple[ActionRow, ...]
+    boards: tuple[Board, ...]
+    showdown: tuple[ShownHand, ...]
+    pots: tuple[PotRow, ...]
+    players: tuple[PlayerMoney, ...]
+    total_pot: int
+    total_pot_recorded: int | None
+    rake: int
+    problems: tuple[Problem, ...]
+    notes: tuple[str, ...]
+
+    @property
+    def rules_cited(self) -> tuple[RuleQuote, ...]:
+        """Return every rule the explanation cites, once each, in order of first citation."""
+        seen: dict[str, RuleQuote] = {}
+        for problem in self.problems:
+            seen.setdefault(problem.rule.id, problem.rule)
+        for pot in self.pots:
+            for note in pot.notes:
+                if note.rule is not None:
+                    seen.setdefault(note.rule.id, note.rule)
+            for share in pot.shares:
+                for quote in share.rules:
+                    seen.setdefault(quote.id, quote)
+        return tuple(seen.values())
+
+
+# ------------------------------------------------------------------------------ words
+
+_VARIANTS = {
+    Variant.OMAHA: "Omaha",
+    Variant.OMAHA_HILO: "Omaha Hi/Lo",
+    Variant.COURCHEVEL: "Courchevel",
+    Variant.COURCHEVEL_HILO: "Courchevel Hi/Lo",
+}
+_BETTING = {
+    Betting.FIXED_LIMIT: "Fixed-Limit",
+    Betting.POT_LIMIT: "Pot-Limit",
+    Betting.NO_LIMIT: "No-Limit",
+    Betting.PL_PREFLOP_NL_POSTFLOP: "Pot-Limit pre-flop, No-Limit after",
+}
+_CARD_COUNT = {5: "Five-Card ", 6: "Six-Card "}
+_POSTS = {
+    Blind.SMALL: "posts the small blind",
+    Blind.BIG: "posts the big blind",
+    Blind.BOTH: "posts the small and big blinds (missed blinds)",
+    Blind.DEAD: "posts a dead blind",
+    Blind.ANTE: "posts the ante",
+    Blind.STRADDLE: "posts a straddle",
+}
+_STREETS = {1: "exposed card", 3: "flop", 4: "turn", 5: "river"}
+_BETTING_TYPES = frozenset(
+    {ActionType.FOLD, ActionType.CHECK, ActionType.CALL, ActionType.BET, ActionType.RAISE}
+)
+
+
+_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£"}
+
+
+def money_text(units: int, scale: int, currency: str) -> str:
+    """Format an amount with its currency for a reader.
+
+    >>> money_text(123456, 2, "USD"), money_text(1500, 0, "CHIPS"), money_text(-5, 2, "EUR")
+    ('$1,234.56', '1,500 chips', '-€0.05')
+    """
+    text = format_amount(abs(units), scale)
+    whole, dot, frac = text.partition(".")
+    text = f"{int(whole):,}{dot}{frac}"
+    sign = "-" if units < 0 else ""
+    if currency in _SYMBOLS:
+        return f"{sign}{_SYMBOLS[currency]}{text}"
+    unit = "chips" if currency == "CHIPS" else currency
+    return f"{sign}{text} {unit}"
+
+
+def _money_of(hand: HandRecord) -> Callable[[int], str]:
+    scale, currency = hand.game.scale, hand.game.currency
+    return lambda units: money_text(units, scale, currency)
+
+
+def croupier_id(hand: HandRecord) -> str:
+    """Return Croupier's id of a hand: ``SITE:HAND_ID`` (unique in a lake)."""
+    return f"{hand.site}:{hand.hand_id}"
+
+
+def _game_name(hand: HandRecord) -> str:
+    game = hand.game
+    cards = "" if game.variant.is_courchevel else _CARD_COUNT.get(game.hole_cards, "")
+    return f"{_BETTING[game.betting]} {cards}{_VARIANTS[game.variant]}"
+
+
+def _cards(cards: Iterable[int] | None) -> str:
+    return format_cards(cards, sep=" ") if cards else ""
+
+
+def _quote(rule_id: str) -> RuleQuote:
+    return RuleQuote(rule_id, rule_title(rule_id))
+
+
+# ------------------------------------------------------------------------------ explain
+
+
+def explain(hand: HandRecord, rules: RuleSet, *, source: Path | None = None) -> Explanation:
+    """Replay and settle ``hand`` under ``rules`` and explain every step of it.
+
+    ``source`` is the file to read again for the line of each action (default: the
+    hand's own ``source``); a file that is not there only leaves the lines unknown.
+    """
+    judged = replay(hand, rules)
+    settled = settle(judged, rules)
+    game = hand.game
+    scale = game.scale
+    names = {s.seat: s.player for s in hand.seats}
+    violations = judged.violations + settled.violations
+    problems = tuple(_problem(v, names) for v in violations)
+    lines, local_time = _source_lines(hand, source if source is not None else Path(hand.source))
+    notes: list[str] = []
+    unplaced = sum(1 for line in lines if line is None)
+    if unplaced == len(lines):
+        notes.append(
+            f"The line of each action is not known; the hand starts at line {hand.line} "
+            f"of {hand.source}."
+        )
+    elif unplaced:
+        notes.append(
+            f"{unplaced} action(s) have no line of their own: the log implies them without "
+            "writing them (an uncalled bet returned, say)."
+        )
+    if not settled.complete and judged.status.value not in ("void", "invalid"):
+        notes.append("The pots could not be awarded: a hand at showdown is not fully known.")
+    result = hand.result
+    return Explanation(
+        croupier_id=croupier_id(hand),
+        hand_id=hand.hand_id,
+        site=hand.site,
+        table=hand.table,
+        game=_game_name(hand),
+        variant=game.variant.value,
+        betting=game.betting.value,
+        hole_cards=game.hole_cards,
+        currency=game.currency,
+        scale=scale,
+        small_blind=game.small_blind,
+        big_blind=game.big_blind,
+        ante=game.ante,
+        small_bet=game.small_bet,
+        big_bet=game.big_bet,
+        button=hand.button,
+        started_at=hand.started_at.isoformat() if hand.started_at is not None else None,
+        local_time=local_time,
+        tournament=_tournament(hand),
+        source=hand.source,
+        line=hand.line,
+        rules=rules.label,
+        status=hand_status(judged, settled).value,
+        payouts_match=settled.payouts_match,
+        flags=_flags(hand),
+        seats=_seats(hand, judged),
+        actions=_actions(hand, judged, problems, lines),
+        boards=tuple(Board(r + 1, _cards(b)) for r, b in enumerate(judged.boards) if b),
+        showdown=_showdown(judged, names),
+        pots=_pots(judged, settled, names),
+        players=_players(hand, judged, settled),
+        total_pot=sum(p.amount for p in settled.pots),
+        total_pot_recorded=result.total_pot if result is not None else None,
+        rake=settled.rake,
+        problems=problems,
+        notes=tuple(notes),
+    )
+
+
+def _problem(v: Violation, names: dict[int, str]) -> Problem:
+    return Problem(
+        code=v.code.value,
+        severity=v.severity.value,
+        seq=v.seq,
+        seat=v.seat,
+        player=names.get(v.seat) if v.seat is not None else None,
+        message=v.message,
+        expected=v.expected,
+        actual=v.actual,
+        rule=_quote(v.rule),
+    )
+
+
+def _tournament(hand: HandRecord) -> str | None:
+    t = hand.tournament
+    if t is None:
+        return None
+    parts = [f"tournament {t.id}"]
+    if t.level:
+        parts.append(f"level {t.level}")
+    if t.buyin:
+        parts.append(f"buy-in {t.buyin}")
+    return ", ".join(parts)
+
+
+def _flags(hand: HandRecord) -> tuple[str, ...]:
+    flags = []
+    if hand.cancelled:
+        flags.append("cancelled by the site")
+    if hand.partial:
+        flags.append("partial log (the hand is incomplete)")
+    if hand.converted:
+        flags.append("converted by a third-party tool")
+    if hand.result is not None and hand.result.cash_outs:
+        flags.append("a player cashed out")
+    return tuple(flags)
+
+
+def _seats(hand: HandRecord, judged: Replay) -> tuple[SeatRow, ...]:
+    labels = dict(zip(judged.seats, positions(len(judged.seats)), strict=True))
+    unknown = " ".join(["??"] * hand.game.hole_cards)
+    rows = []
+    for s in hand.seats:
+        dealt = s.seat in labels
+        cards = judged.hole_cards.get(s.seat)
+        rows.append(
+            SeatRow(
+                seat=s.seat,
+                player=s.player,
+                position=labels.get(s.seat, ""),
+                stack=s.stack,
+                dealt_in=dealt,
+                hole_cards=_cards(cards) if cards else (unknown if dealt else ""),
+            )
+        )
+    return tuple(rows)
+
+
+def _actions(
+    hand: HandRecord,
+    judged: Replay,
+    problems: tuple[Problem, ...],
+    lines: Sequence[int | None],
+) -> tuple[ActionRow, ...]:
+    names = {s.seat: s.player for s in hand.seats}
+    steps = {step.seq: step for step in judged.steps}
+    at: dict[int, list[Problem]] = defaultdict(list)
+    for problem in problems:
+        if problem.seq is not None:
+            at[problem.seq].append(problem)
+    money = _money_of(hand)
+    board_cards: dict[int | None, int] = defaultdict(int)
+    rows = []
+    pot = 0
+    for seq, action in enumerate(hand.actions):
+        step = steps.get(seq)
+        if step is not None:
+            pot = step.pot_before
+        street = step.street.label if step is not None else "after the stop"
+        if street == "showdown" and action.type in _BETTING_TYPES:
+            street = "river"  # a check after the river closed (the engine flags it)
+        if action.type is ActionType.BOARD:
+            board_cards[action.run] += len(action.cards or ())
+            count = board_cards[None] + (board_cards[action.run] if action.run else 0)
+            street = _STREETS.get(count, "board")
+            if action.run:
+                street = f"{street} (board {action.run})"
+        elif action.type in (ActionType.SHOW, ActionType.MUCK):
+            street = "showdown"
+        rows.append(
+            ActionRow(
+                seq=seq,
+                street=street,
+                seat=action.seat,
+                player=names.get(action.seat) if action.seat is not None else None,
+                type=action.type.value,
+                description=_describe(action, step, money, hand.game.hole_cards),
+                amount=_moved(action, step),
+                to_amount=step.to if step is not None and step.to is not None else action.to,
+                cards=_cards(action.cards),
+                all_in=action.all_in,
+                pot_before=pot,
+                stack_before=step.stack_before if step is not None else None,
+                to_call=step.to_call if step is not None else None,
+                min_to=step.min_to if step is not None else None,
+                max_to=step.max_to if step is not None else None,
+                legal=_legal(step, money) if step is not None else "",
+                problems=tuple(at.get(seq, ())),
+                line=lines[seq] if seq < len(lines) else None,
+            )
+        )
+    return tuple(rows)
+
+
+def _moved(action: Action, step: Step | None) -> int | None:
+    if action.type in (ActionType.POST, ActionType.UNCALLED):
+        return action.amount
+    if step is not None and step.amount is not None:
+        return step.amount
+    return action.amount
+
+
+def _describe(
+    action: Action, step: Step | None, money: Callable[[int], str], hole_cards: int
+) -> str:
+    """Say what an action did, in words a player would use."""
+    kind = action.type
+    all_in = " and is all-in" if action.all_in else ""
+    if kind is ActionType.POST:
+        what = _POSTS.get(action.blind or Blind.BIG, "posts")
+        return f"{what} {money(action.amount or 0)}{all_in}"
+    if kind is ActionType.DEAL:
+        cards = action.cards or ()
+        if not cards or all(c == UNKNOWN for c in cards):
+            return f"is dealt {len(cards) or hole_cards} cards (not shown in the log)"
+        return f"is dealt {_cards(cards)}"
+    if kind is ActionType.FOLD:
+        return "folds"
+    if kind is ActionType.CHECK:
+        return "checks"
+    if kind is ActionType.CALL:
+        return f"calls {money(action.amount or 0)}{all_in}"
+    if kind is ActionType.BET:
+        return f"bets {money(action.amount or 0)}{all_in}"
+    if kind is ActionType.RAISE:
+        added = step.amount if step is not None and step.amount is not None else None
+        adds = f" (puts in {money(added)})" if added is not None else ""
+        return f"raises to {money(action.to or 0)}{adds}{all_in}"
+    if kind is ActionType.BOARD:
+        return f"board: {_cards(action.cards)}"
+    if kind is ActionType.SHOW:
+        return f"shows {_cards(action.cards)}"
+    if kind is ActionType.MUCK:
+        return f"mucks {_cards(action.cards)}".rstrip()
+    return f"gets back {money(action.amount or 0)} (uncalled bet)"
+
+
+def _legal(step: Step, money: Callable[[int], str]) -> str:
+    """Say what the player could do before a betting action."""
+    if step.to_call is None:
+        return ""
+    sized = ""
+    if step.min_to is not None and step.max_to is not None:
+        verb = "bet" if step.to_call == 0 and step.street.label != "preflop" else "raise to"
+        if step.min_to >= step.max_to:
+            sized = f"{verb} {money(step.max_to)}"
+        else:
+            sized = f"{verb} between {money(step.min_to)} and {money(step.max_to)}"
+    if step.to_call == 0:
+        return f"check or {sized}" if sized else "check"
+    call = f"fold, call {money(step.to_call)}"
+    return f"{call} or {sized}" if sized else f"fold or call {money(step.to_call)}"
+
+
+# ------------------------------------------------------------------------------ showdown
+
+
+def _showdown(judged: Replay, names: dict[int, str]) -> tuple[ShownHand, ...]:
+    """Evaluate every hand still in at the end, on every complete board."""
+    if sum(1 for out in judged.folded if not out) < 2:
+        return ()
+    if any(v.code is Code.DUPLICATE_CARD for v in judged.violations):
+        return ()
+    k = judged.hand.game.hole_cards
+    hilo = judged.hand.game.variant.is_hilo
+    shown = []
+    for r, board in enumerate(judged.boards):
+        if len(board) != 5:
+            continue
+        for i, seat in enumerate(judged.seats):
+            cards = judged.hole_cards.get(seat)
+            if judged.folded[i] or cards is None or len(cards) != k or UNKNOWN in cards:
+                continue
+            high = best_high(cards, board)
+            low = best_low8(cards, board) if hilo else None
+            shown.append(
+                ShownHand(
+                    runout=r + 1,
+                    seat=seat,
+                    player=names.get(seat, ""),
+                    hole_cards=_cards(cards),
+                    high=high.description,
+                    high_cards=_cards(high.cards_used),
+                    low=low.description if low is not None else ("no low" if hilo else ""),
+                    low_cards=_cards(low.cards_used) if low is not None else "",
+                )
+            )
+    return tuple(shown)
+
+
+# ------------------------------------------------------------------------------ pots
+
+
+def _pot_name(index: int) -> str:
+    return "main pot" if index == 0 else f"side pot {index}"
+
+
+def _pots(judged: Replay, settled: Settlement, names: dict[int, str]) -> tuple[PotRow, ...]:
+    rows = []
+    for pot in settled.pots:
+        awards = [a for a in settled.awards if a.pot == pot.index]
+        shares = tuple(
+            Share(
+                runout=a.runout,
+                half=a.half.value,
+                seat=a.seat,
+                player=names.get(a.seat, ""),
+                amount=a.amount,
+                hand=a.description,
+                cards_used=_cards(a.cards_used),
+                rules=tuple(_quote(r) for r in a.rules),
+            )
+            for a in awards
+        )
+        rows.append(
+            PotRow(
+                index=pot.index,
+                name=_pot_name(pot.index),
+                amount=pot.amount,
+                rake=pot.rake,
+                fees=pot.fees,
+                added=pot.added,
+                net=pot.net,
+                eligible=pot.eligible,
+                eligible_players=tuple(names.get(s, "") for s in pot.eligible),
+                shares=shares,
+                notes=_pot_notes(judged, pot, awards, names),
+            )
+        )
+    return tuple(rows)
+
+
+def _pot_notes(
+    judged: Replay, pot: Pot, awards: list[Award], names: dict[int, str]
+) -> tuple[Note, ...]:
+    """Say how a pot was divided: rake, runouts, halves, ties and odd chips, and why."""
+    money = _money_of(judged.hand)
+    notes: list[Note] = []
+    if pot.rake:
+        notes.append(
+            Note(f"rake of {money(pot.rake)} taken from this pot", _quote("R8.rake-allocation"))
+        )
+    if pot.fees:
+        notes.append(Note(f"fees of {money(pot.fees)} taken from this pot", None))
+    if pot.added:
+        notes.append(Note(f"{money(pot.added)} added by the site", None))
+    if pot.index > 0:
+        players = _and([names.get(s, str(s)) for s in pot.eligible])
+        notes.append(
+            Note(f"only {players} put in enough to win this side pot", _quote("R8.side-pots"))
+        )
+    if not awards:
+        return tuple(notes)
+    if any("R4.round-end" in a.rules for a in awards):
+        winner = names.get(awards[0].seat, "")
+        text = f"everyone else folded: {winner} wins the pot without a showdown"
+        notes.append(Note(text, _quote("R4.round-end")))
+        return tuple(notes)
+    runs = sorted({a.runout for a in awards})
+    if len(runs) > 1:
+        parts = [sum(a.amount for a in awards if a.runout == r) for r in runs]
+        text = f"divided between {len(runs)} boards: " + " / ".join(money(p) for p in parts)
+        if len(set(parts)) > 1:
+            text += " (the odd chip goes to the first board)"
+        notes.append(Note(text, _quote("R8.run-it-twice")))
+    hilo = judged.hand.game.variant.is_hilo
+    for r in runs:
+        on_board = [a for a in awards if a.runout == r]
+        board = f" on board {r}" if len(runs) > 1 else ""
+        high = [a for a in on_board if a.half is Half.HIGH]
+        low = [a for a in on_board if a.half is Half.LOW]
+        if hilo and low:
+            high_total, low_total = sum(a.amount for a in high), sum(a.amount for a in low)
+            text = f"split high/low{board}: high {money(high_total)}, low {money(low_total)}"
+            if high_total != low_total:
+                larger = "high" if high_total > low_total else "low"
+                text += f" (the odd chip goes to the {larger} half)"
+            notes.append(Note(text, _quote("R8.hi-lo")))
+            winners = {a.seat for a in on_board}
+            if len(winners) == 1:
+                who = names.get(on_board[0].seat, "")
+                notes.append(Note(f"{who} wins both halves{board} (a scoop)", _quote("R8.hi-lo")))
+        elif hilo and len(pot.eligible) > 1:
+            notes.append(
+                Note(
+                    f"no qualifying low{board}: the best high takes the whole pot",
+                    _quote("R8.hi-lo"),
+                )
+            )
+        whole = [a for a in on_board if a.half is Half.WHOLE]
+        for half, group in ((Half.HIGH, high), (Half.LOW, low), (Half.WHOLE, whole)):
+            if len(group) > 1:
+                notes.append(_tie(half, group, board, names, money, hilo))
+    return tuple(notes)
+
+
+def _tie(
+    half: Half,
+    group: list[Award],
+    board: str,
+    names: dict[int, str],
+    money: Callable[[int], str],
+    hilo: bool,
+) -> Note:
+    """Say how a tied pot or half was shared, and where the odd chips went."""
+    what = "the pot" if half is Half.WHOLE else f"the {half.value} half"
+    players = _and([names.get(a.seat, str(a.seat)) for a in group])
+    text = f"{what}{board} is tied between {players}"
+    amounts = {a.amount for a in group}
+    if len(amounts) == 1:
+        rule = "R8.hi-lo" if hilo else "R8.high-split"
+        return Note(f"{text}: {money(group[0].amount)} each", _quote(rule))
+    top = max(amounts)
+    odd = [names.get(a.seat, str(a.seat)) for a in group if a.amount == top]
+    text += (
+        f": {', '.join(money(a.amount) for a in group)}; the odd chip goes to "
+        f"{_and(odd)}, first from the left of the button"
+    )
+    return Note(text, _quote("R8.odd-chips"))
+
+
+def _and(words: list[str]) -> str:
+    """Join words as a sentence does: ``a``, ``a and b``, ``a, b and c``."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+# ------------------------------------------------------------------------------ money
+
+
+def _players(hand: HandRecord, judged: Replay, settled: Settlement) -> tuple[PlayerMoney, ...]:
+    result = hand.result
+    collected: dict[int, int] | None = None
+    finals: dict[int, int] | None = None
+    cash: dict[int, int] = {}
+    if result is not None:
+        if result.collected:
+            collected = defaultdict(int)
+            for c in result.collected:
+                collected[c.seat] += c.amount
+        if result.final_stacks:
+            finals = {s.seat: s.amount for s in result.final_stacks}
+        cash = {c.seat: c.amount for c in result.cash_outs}
+    compare = settled.payouts_match is not None
+    rows = []
+    for i, seat in sorted(enumerate(judged.seats), key=lambda item: item[1]):
+        player = hand.seat(seat)
+        won = settled.won.get(seat, 0)
+        final = settled.final_stacks.get(seat, judged.stacks[i] + won)
+        won_recorded = collected.get(seat, 0) if collected is not None else None
+        final_recorded = finals.get(seat) if finals is not None else None
+        matches: bool | None = None
+        if compare and (won_recorded is not None or final_recorded is not None):
+            matches = (won_recorded is None or won_recorded == won) and (
+                final_recorded is None or final_recorded == final
+            )
+        rows.append(
+            PlayerMoney(
+                seat=seat,
+                player=player.player if player is not None else "",
+                invested=judged.invested[i],
+                won=won,
+                won_recorded=won_recorded,
+                final_stack=final,
+                final_recorded=final_recorded,
+                cash_out=cash.get(seat),
+                matches=matches,
+            )
+        )
+    return tuple(rows)
+
+
+# ------------------------------------------------------------------------------ source lines
+
+_TIME_RE = re.compile(
+    r"[0-9]{4}/[0-9]{1,2}/[0-9]{1,2} [0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?(?: [A-Z]{1,5})?"
+)
+_QUOTED_RE = re.compile(r"'[^']*'|\"[^\"]*\"")
+_PHH_KINDS = {
+    "dh": (ActionType.DEAL,),
+    "db": (ActionType.BOARD,),
+    "f": (ActionType.FOLD,),
+    "cc": (ActionType.CHECK, ActionType.CALL),
+    "cbr": (ActionType.BET, ActionType.RAISE),
+    "sm": (ActionType.SHOW, ActionType.MUCK),
+}
+
+
+def _source_lines(hand: HandRecord, path: Path) -> tuple[list[int | None], str | None]:
+    """Return the line of each action in ``path`` (``None`` where unknown) and the local
+    time the log printed (``None`` when it printed none, or the file is not at hand)."""
+    unknown: list[int | None] = [None] * len(hand.actions)
+    if not hand.line or not path.is_file():
+        return unknown, None
+    try:
+        fmt = detect_format(path)
+        if fmt == "jsonl":
+            return [hand.line] * len(hand.actions), None
+        if fmt not in ("pokerstars", "phh"):
+            return unknown, None
+        block = list(_block(path, hand.line, fmt))
+    except (OSError, UnicodeError):
+        return unknown, None
+    if not block:
+        return unknown, None
+    if fmt == "pokerstars":
+        times = _TIME_RE.findall(block[0][1])
+        return _pokerstars_lines(hand, block), (" / ".join(times) or None)
+    return _phh_lines(hand, block), _phh_time(block)
+
+
+def _block(path: Path, first: int, fmt: str) -> Iterator[tuple[int, str]]:
+    """Yield the numbered lines of the hand starting at line ``first``, to the next hand."""
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = data.decode("cp1252")
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    for number in range(first, len(lines) + 1):
+        line = lines[number - 1].rstrip()
+        if number > first:
+            if fmt == "pokerstars" and is_header_line(line):
+                return
+            if fmt == "phh" and re.match(r"^\s*\[[^\]]*\]\s*$", line):
+                return
+        yield number, line
+
+
+def _matcher(action: Action, name: str) -> tuple[str, ...]:
+    """Return the line starts that record ``action`` by ``name`` in PokerStars text."""
+    kind = action.type
+    if kind is ActionType.POST:
+        return (f"{name}: posts ",)
+    if kind is ActionType.DEAL:
+        return (f"Dealt to {name} [",)
+    if kind is ActionType.FOLD:
+        return (f"{name}: folds",)
+    if kind is ActionType.CHECK:
+        return (f"{name}: checks",)
+    if kind is ActionType.CALL:
+        return (f"{name}: calls ",)
+    if kind is ActionType.BET:
+        return (f"{name}: bets ",)
+    if kind is ActionType.RAISE:
+        return (f"{name}: raises ",)
+    if kind is ActionType.SHOW:
+        return (f"{name}: shows [", f"{name} shows [")
+    if kind is ActionType.MUCK:
+        return (f"{name}: mucks", f"{name} mucks")
+    return ()
+
+
+def _pokerstars_line_fits(action: Action, name: str, text: str) -> bool:
+    kind = action.type
+    if kind is ActionType.BOARD:
+        return text.startswith("*** ") and any(
+            f"{street} ***" in text for street in ("FLOP", "TURN", "RIVER", "PRE-FLOP")
+        )
+    if kind is ActionType.UNCALLED:
+        return text.startswith("Uncalled bet (") and text.endswith(f" returned to {name}")
+    if text.startswith(_matcher(action, name)):
+        return True
+    if kind in (ActionType.SHOW, ActionType.MUCK) and text.startswith("Seat "):
+        verb = "showed [" if kind is ActionType.SHOW else "mucked ["
+        return text.split(": ", 1)[-1].startswith(name) and verb in text
+    return False
+
+
+def _pokerstars_lines(hand: HandRecord, block: list[tuple[int, str]]) -> list[int | None]:
+    """Find each action's line: the next line, in order, that records it."""
+    names = {s.seat: s.player for s in hand.seats}
+    found: list[int | None] = []
+    cursor = 0
+    for action in hand.actions:
+        name = names.get(action.seat, "") if action.seat is not None else ""
+        line = None
+        for k in range(cursor, len(block)):
+            if _pokerstars_line_fits(action, name, block[k][1]):
+                line, cursor = block[k][0], k + 1
+                break
+        found.append(line)
+    return found
+
+
+def _phh_lines(hand: HandRecord, block: list[tuple[int, str]]) -> list[int | None]:
+    """Find each action's line: posts on their key's line, the rest in ``actions``."""
+    keys: dict[str, int] = {}
+    entries: list[tuple[int, str]] = []
+    inside = False
+    for number, text in block:
+        key = text.split("=", 1)[0].strip() if "=" in text and not inside else ""
+        if key:
+            keys.setdefault(key, number)
+        if key == "actions":
+            inside = True
+            text = text.split("=", 1)[1]
+        if inside:  # a "#" inside a quoted action is commentary of that action, not TOML's
+            entries += [(number, q[1:-1]) for q in _QUOTED_RE.findall(text)]
+            if "]" in _QUOTED_RE.sub("", text).split("#", 1)[0]:
+                inside = False
+    found: list[int | None] = []
+    cursor = 0
+    for action in hand.actions:
+        if action.type is ActionType.POST:
+            key = "antes" if action.blind is Blind.ANTE else "blinds_or_straddles"
+            found.append(keys.get("_croupier_posts", keys.get(key)))
+            continue
+        line = None
+        for k in range(cursor, len(entries)):
+            words = entries[k][1].split()
+            op = words[1] if len(words) > 1 else ""
+            if action.type in _PHH_KINDS.get(op, ()):
+                line, cursor = entries[k][0], k + 1
+                break
+        found.append(line)
+    return found
+
+
+def _phh_time(block: list[tuple[int, str]]) -> str | None:
+    text = "\n".join(t for _, t in block if not re.match(r"^\s*\[[^\]]*\]\s*$", t))
+    try:
+        fields = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return None
+    day = [fields.get(k) for k in ("year", "month", "day")]
+    if not all(isinstance(v, int) for v in day):
+        return None
+    when = f"{day[0]:04d}-{day[1]:02d}-{day[2]:02d}"
+    if "time" in fields:
+        when += f" {fields['time']}"
+    zone = fields.get("time_zone")
+    return f"{when} {zone}" if isinstance(zone, str) else when
+
+
+# ------------------------------------------------------------------------------ finding
+
+
+@dataclass(frozen=True, slots=True)
+class Located:
+    """A hand found again, and the rule set that judged it in the lake (if any)."""
+
+    hand: HandRecord
+    rules: str | None
+
+
+def _wanted(ref: str) -> set[str]:
+    """Return the hand numbers ``ref`` may name: all of it, or what follows a colon."""
+    return {ref} | {ref[k + 1 :] for k, c in enumerate(ref) if c == ":"}
+
+
+def _pick(keys: Sequence[tuple[str, str]], ref: str) -> list[int]:
+    """Return the indices of ``keys`` (site, hand id) that ``ref`` names: Croupier's ids
+    first, else the site's hand numbers."""
+    exact = [k for k, (site, hand_id) in enumerate(keys) if f"{site}:{hand_id}" == ref]
+    return exact or [k for k, (_, hand_id) in enumerate(keys) if hand_id == ref]
+
+
+def _ambiguous(ref: str, keys: Iterable[tuple[str, str]]) -> ExplainError:
+    ids = ", ".join(sorted(f"{site}:{hand_id}" for site, hand_id in keys))
+    return ExplainError(f"hand {ref!r} is at more than one site ({ids}): name one as SITE:HAND_ID")
+
+
+def locate(lake: str | Path, ref: str) -> Located:
+    """Find hand ``ref`` (``SITE:HAND_ID`` or the site's number) in the lake, read it again.
+
+    The lake's ``hands`` table says which file and line the hand came from; that file is
+    read again and the hand at that line returned, with the rule set that judged it.
+    """
+    wanted = sorted(_wanted(ref))
+    marks = ", ".join("?" for _ in wanted)
+    try:
+        con = connect(lake)
+    except NoLake as error:
+        raise ExplainError(str(error)) from None
+    try:
+        rows = con.execute(
+            "SELECT site::VARCHAR, hand_id, source, line, rules::VARCHAR FROM hands "
+            f"WHERE hand_id IN ({marks}) ORDER BY site, hand_id",
+            wanted,
+        ).fetchall()
+    finally:
+        con.close()
+    picked = [rows[k] for k in _pick([(r[0], r[1]) for r in rows], ref)]
+    if not picked:
+        raise ExplainError(f"no hand {ref!r} in the lake at {lake}")
+    if len(picked) > 1:
+        raise _ambiguous(ref, [(r[0], r[1]) for r in picked])
+    site, hand_id, source, line, rules = picked[0]
+    path = Path(source)
+    if not path.is_file():
+        raise ExplainError(
+            f"the source of {site}:{hand_id}, {source}, is not there any more (moved or "
+            "deleted?); explain it from the file with --input FILE"
+        )
+    for item in _read_at(path, line):
+        if (
+            isinstance(item, HandRecord)
+            and item.line == line
+            and (item.site, item.hand_id) == (site, hand_id)
+        ):
+            return Located(item, rules)
+    raise ExplainError(
+        f"{source} has changed since it was ingested: hand {site}:{hand_id} is no longer at "
+        f"line {line}; explain it from the file with --input FILE"
+    )
+
+
+def _read_at(path: Path, line: int) -> Iterator[HandRecord | Reject]:
+    """Read the hands of ``path``; of a JSON Lines file, only the one at ``line``."""
+    if detect_format(path) != "jsonl":
+        yield from read_hands(path)
+        return
+    with path.open("rb") as stream:
+        for item in iter_lines(stream, str(path)):
+            if not isinstance(item, Reject) and item[0] == line:
+                yield decode_line(item[1], str(path), line, complete=item[2])
+                return
+
+
+def _read_named(path: Path, ref: str, input_format: str | None) -> Iterator[HandRecord | Reject]:
+    """Read the hands of ``path``; of a JSON Lines file, only lines that may name ``ref``."""
+    if (input_format or detect_format(path)) != "jsonl":
+        yield from read_hands(path, input_format=input_format)
+        return
+    marks = {
+        json.dumps(hand_id, ensure_ascii=ascii)[1:-1].encode()
+        for hand_id in _wanted(ref)
+        for ascii in (True, False)
+    }
+    with path.open("rb") as stream:
+        for item in iter_lines(stream, str(path)):
+            if not isinstance(item, Reject) and any(mark in item[1] for mark in marks):
+                yield decode_line(item[1], str(path), item[0], complete=item[2])
+
+
+def find_in_file(path: str | Path, ref: str, *, input_format: str | None = None) -> HandRecord:
+    """Find hand ``ref`` (``SITE:HAND_ID`` or the site's number) in a hand-log file."""
+    if not Path(path).is_file():
+        raise ExplainError(f"no such file: {path}")
+    hands = [
+        item for item in _read_named(Path(path), ref, input_format) if isinstance(item, HandRecord)
+    ]
+    picked = [hands[k] for k in _pick([(h.site, h.hand_id) for h in hands], ref)]
+    if not picked:
+        raise ExplainError(f"no hand {ref!r} in {path}")
+    if len({(h.site, h.hand_id) for h in picked}) > 1:  # a repeat of one hand: the first counts
+        raise _ambiguous(ref, [(h.site, h.hand_id) for h in picked])
+    return picked[0]

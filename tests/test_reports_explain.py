@@ -1,0 +1,530 @@
+"""croupier explain: the dispute view of one hand, as data, in four formats, and from the CLI.
+
+Hand-made hands (``tests.handbuilder``) pin the data: a violation at its action, a tied pot
+with an odd chip, a quartered hi/lo pot, a side pot, a payout that differs from the log.
+Golden files (``tests/golden/explain/<name>.<ext>``) pin the rendering of real corpus hands;
+they are compared on every run and rewritten only when ``CROUPIER_REGENERATE_GOLDEN=1`` (or
+``CROUPIER_UPDATE_GOLDEN=1``); the corpus tests skip, saying why, when it is absent.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pipeline.cli import app
+from pipeline.formats import read_hands
+from pipeline.model import HandRecord
+from pipeline.reports.explain import (
+    ExplainError,
+    Explanation,
+    explain,
+    find_in_file,
+    locate,
+)
+from pipeline.reports.explain_render import render, to_html, to_json, to_markdown, to_text
+from pipeline.reports.rule_text import RULE_TEXT, rules_from_markdown
+from pipeline.rules import STANDARD
+from pipeline.run import run_lake
+from pipeline.violations import Code
+from tests.handbuilder import (
+    blinds,
+    build,
+    call,
+    check,
+    checked_streets,
+    collected,
+    deal,
+    fold,
+    post,
+    raise_to,
+    show,
+    with_result,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "data" / "sample"
+GOLDEN = Path(__file__).resolve().parent / "golden" / "explain"
+REGENERATE = "1" in (
+    os.environ.get("CROUPIER_REGENERATE_GOLDEN"),
+    os.environ.get("CROUPIER_UPDATE_GOLDEN"),
+)
+runner = CliRunner()
+
+
+def corpus_root() -> Path:
+    """Return the corpus folder (``$CROUPIER_CORPUS`` overrides ``../shared/corpus``)."""
+    base = os.environ.get("CROUPIER_CORPUS")
+    return Path(base) if base else ROOT.parent / "shared" / "corpus"
+
+
+CORPUS = corpus_root()
+
+
+# ----------------------------------------------------------------------------- hands
+
+
+def _tied_pot() -> HandRecord:
+    """Seats 2 and 3 tie with the same full house; the pot of 2.25 cannot split evenly."""
+    return build(
+        [
+            post(1, "small", "0.25"),
+            post(2, "big", "1.00"),
+            deal(1, "9c9hTsJs"),
+            deal(2, "AsAc5d6d"),
+            deal(3, "AhAd7s8s"),
+            call(3, "1.00"),
+            fold(1),
+            check(2),
+            *checked_streets([2, 3], ("KsKdKh", "2c", "3d")),
+            show(2, "AsAc5d6d"),
+            show(3, "AhAd7s8s"),
+        ],
+        small_blind="0.25",
+    )
+
+
+def _quartered() -> HandRecord:
+    """Omaha hi/lo: seat 1 scoops the high with quads, seats 2 and 3 tie for the low."""
+    return build(
+        [
+            *blinds(),
+            deal(1, "KhKc9s9d"),
+            deal(2, "As4sQcQd"),
+            deal(3, "Ac4cJhJd"),
+            call(3, "1.00"),
+            call(1, "0.50"),
+            check(2),
+            *checked_streets([1, 2, 3], ("2c3d7h", "Kd", "Ks")),
+            show(1, "KhKc9s9d"),
+            show(2, "As4sQcQd"),
+            show(3, "Ac4cJhJd"),
+        ],
+        variant="omaha-hilo",
+    )
+
+
+def _side_pot() -> HandRecord:
+    """Seat 1 is all-in for 5.00 and wins the main pot; seat 2 wins the side pot."""
+    return build(
+        [
+            *blinds(),
+            deal(1, "AsAdKsKd"),
+            deal(2, "QsQdJsJd"),
+            deal(3, "9c8c7h6h"),
+            raise_to(3, "10.00"),
+            call(1, "4.50", all_in=True),
+            call(2, "9.00"),
+            *checked_streets([2, 3], ("Ah2c3d", "Qh", "4s")),
+            show(1, "AsAdKsKd"),
+            show(2, "QsQdJsJd"),
+            show(3, "9c8c7h6h"),
+        ],
+        stacks=["5.00", "100.00", "100.00"],
+        betting="no-limit",
+    )
+
+
+def _over_the_pot() -> HandRecord:
+    """Seat 3 raises to 10.00 where the pot limit is 3.50."""
+    return build(
+        [
+            *blinds(),
+            raise_to(3, "10.00"),
+            fold(1),
+            fold(2),
+            {"type": "uncalled", "seat": 3, "amount": "9.00"},
+        ]
+    )
+
+
+# ----------------------------------------------------------------------------- data
+
+
+def test_a_violation_is_marked_at_its_action_with_its_rule_quoted() -> None:
+    e = explain(_over_the_pot(), STANDARD)
+    raise_row = e.actions[2]
+    assert (raise_row.player, raise_row.type, raise_row.to_amount) == ("p3", "raise", 1000)
+    assert (raise_row.to_call, raise_row.min_to, raise_row.max_to) == (100, 200, 350)
+    assert raise_row.pot_before == 150
+    assert raise_row.legal == "fold, call $1.00 or raise to between $2.00 and $3.50"
+    assert [p.code for p in raise_row.problems] == [Code.RAISE_ABOVE_POT_LIMIT.value]
+    problem = raise_row.problems[0]
+    assert problem.rule.id == "R5.pl-max"
+    assert problem.rule.text.startswith("Maximum: the size of the pot")
+    assert (problem.expected, problem.actual) == ("3.50", "10.00")
+    assert all(not row.problems for row in e.actions if row.seq != 2)
+    assert e.status == "violations"
+    assert "R5.pl-max" in {q.id for q in e.rules_cited}
+
+
+def test_a_tied_pot_gives_the_odd_chip_to_the_first_seat_left_of_the_button() -> None:
+    hand = with_result(
+        _tied_pot(),
+        {"rake": "0", "collected": [collected(2, "1.13"), collected(3, "1.12")]},
+    )
+    e = explain(hand, STANDARD)
+    (pot,) = e.pots
+    assert (pot.amount, pot.eligible) == (225, (2, 3))
+    assert [(s.seat, s.half, s.amount) for s in pot.shares] == [
+        (2, "whole", 113),
+        (3, "whole", 112),
+    ]
+    assert all(s.hand == "full house, Kings full of Aces" for s in pot.shares)
+    assert all("R8.odd-chips" in {q.id for q in s.rules} for s in pot.shares)
+    (note,) = [n for n in pot.notes if n.rule is not None and n.rule.id == "R8.odd-chips"]
+    assert "p2" in note.text and "$1.13" in note.text
+    assert {(h.seat, h.high) for h in e.showdown} == {
+        (2, "full house, Kings full of Aces"),
+        (3, "full house, Kings full of Aces"),
+    }
+    assert e.payouts_match is True
+    assert all(p.matches for p in e.players if p.won_recorded is not None)
+
+
+def test_a_quartered_hi_lo_pot_shows_each_half_and_the_shared_low() -> None:
+    e = explain(_quartered(), STANDARD)
+    (pot,) = e.pots
+    assert [(s.seat, s.half, s.amount) for s in pot.shares] == [
+        (1, "high", 150),
+        (2, "low", 75),
+        (3, "low", 75),
+    ]
+    high = pot.shares[0]
+    assert high.hand == "four of a kind, Kings"
+    assert sorted(high.cards_used.split()) == sorted(["Kh", "Kc", "Kd", "Ks", "7h"])
+    texts = [n.text for n in pot.notes]
+    assert "split high/low: high $1.50, low $1.50" in texts
+    assert "the low half is tied between p2 and p3: $0.75 each" in texts
+    lows = {h.seat: (h.low, h.low_cards) for h in e.showdown}
+    assert lows[1] == ("no low", "")
+    assert lows[2][0] == lows[3][0] == "7-4-3-2-A low"
+
+
+def test_a_side_pot_lists_who_could_win_it() -> None:
+    e = explain(_side_pot(), STANDARD)
+    main, side = e.pots
+    assert (main.amount, main.eligible) == (1500, (1, 2, 3))
+    assert (side.amount, side.eligible, side.eligible_players) == (1000, (2, 3), ("p2", "p3"))
+    assert [(s.seat, s.amount) for s in main.shares] == [(1, 1500)]
+    assert [(s.seat, s.amount) for s in side.shares] == [(2, 1000)]
+    assert "R8.side-pots" in {q.id for q in side.shares[0].rules}
+    assert side.notes[0].text == "only p2 and p3 put in enough to win this side pot"
+    assert e.actions[6].description == "calls $4.50 and is all-in"
+    money = {p.seat: (p.invested, p.won, p.final_stack) for p in e.players}
+    assert money == {1: (500, 1500, 1500), 2: (1000, 1000, 10000), 3: (1000, 0, 9000)}
+
+
+def test_a_payout_that_differs_from_the_log_is_marked() -> None:
+    hand = with_result(
+        _side_pot(),
+        {"rake": "0", "collected": [collected(1, "15.00"), collected(3, "10.00", pot=1)]},
+    )
+    e = explain(hand, STANDARD)
+    assert e.payouts_match is False
+    assert e.status == "violations"
+    rows = {p.seat: p for p in e.players}
+    assert (rows[2].won, rows[2].won_recorded, rows[2].matches) == (1000, 0, False)
+    assert (rows[3].won, rows[3].won_recorded, rows[3].matches) == (0, 1000, False)
+    assert rows[1].matches is True
+    mismatches = [p for p in e.problems if p.code == "payout-mismatch"]
+    assert {p.seat for p in mismatches} == {2, 3}
+    assert all(p.seq is None and p.rule.text for p in mismatches)
+    page = to_html(e)
+    assert page.count('<tr class="differs">') == 2
+    assert "DIFFERS" in to_text(e)
+
+
+def test_explanation_fields_are_plain_data() -> None:
+    e = explain(_quartered(), STANDARD)
+    assert e.croupier_id == "test:T-1"
+    assert (e.scale, e.currency, e.small_blind, e.big_blind) == (2, "USD", 50, 100)
+    assert [s.position for s in e.seats] == ["SB", "BB", "BTN"]
+    assert e.game == "Pot-Limit Omaha Hi/Lo"
+    assert e.boards[0].cards == "2c 3d 7h Kd Ks"
+    streets = [a.street for a in e.actions if a.type == "board"]
+    assert streets == ["flop", "turn", "river"]
+
+
+# ----------------------------------------------------------------------------- rendering
+
+
+def test_html_escapes_every_string_from_the_log_and_fetches_nothing() -> None:
+    evil = '<script>alert("x")</script>'
+    hand = build(
+        [*blinds(), fold(3), fold(1)],
+        players=[evil, "a&b", "Tom | Jerry"],
+    )
+    page = to_html(explain(hand, STANDARD))
+    assert evil not in page and "<script" not in page
+    assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in page
+    assert "a&amp;b" in page
+    assert not re.search(r"(?:src|href)\s*=|https?://|@import|url\(", page)
+    markdown = to_markdown(explain(hand, STANDARD))
+    assert "Tom \\| Jerry" in markdown and "\\<script\\>" in markdown
+
+
+def test_json_has_a_stable_order_and_money_in_units_and_text() -> None:
+    e = explain(_side_pot(), STANDARD)
+    document = json.loads(to_json(e))
+    assert list(document) == [f.name for f in fields(Explanation)] + ["rules_cited"]
+    assert document["big_blind"] == {"units": 100, "text": "1.00"}
+    side = document["pots"][1]
+    assert side["amount"] == {"units": 1000, "text": "10.00"}
+    assert side["shares"][0]["amount"] == {"units": 1000, "text": "10.00"}
+    assert document["actions"][5]["to_amount"] == {"units": 1000, "text": "10.00"}
+    assert document["actions"][5]["max_to"] == {"units": 10000, "text": "100.00"}
+    assert to_json(e) == to_json(explain(_side_pot(), STANDARD))
+
+
+def test_every_format_renders_and_an_unknown_one_is_refused() -> None:
+    e = explain(_tied_pot(), STANDARD)
+    for fmt in ("text", "markdown", "json", "html"):
+        assert "test:T-1" in render(e, fmt)
+    with pytest.raises(ValueError, match="unknown format"):
+        render(e, "pdf")
+
+
+# ----------------------------------------------------------------------------- rule texts
+
+
+def _rule_ids_in_code() -> set[str]:
+    ids = {code.rule for code in Code}
+    for path in (ROOT / "pipeline").rglob("*.py"):
+        if path.name == "rule_text.py":
+            continue
+        ids |= set(re.findall(r"[\"'](R[0-9]+\.[a-z0-9-]+)[\"']", path.read_text("utf-8")))
+    return ids
+
+
+def test_every_rule_the_code_cites_has_its_text() -> None:
+    ids = _rule_ids_in_code()
+    assert {"R5.pl-max", "R8.odd-chips", "R8.hi-lo", "R8.side-pots"} <= ids
+    missing = sorted(ids - set(RULE_TEXT))
+    assert not missing, f"rules cited by the code but not in rule_text.py: {missing}"
+    assert all(RULE_TEXT[rule_id] for rule_id in ids)
+
+
+def test_rule_texts_match_rules_md() -> None:
+    rules_md = ROOT.parent / "shared" / "RULES.md"
+    if not rules_md.is_file():
+        pytest.skip(f"RULES.md is not at {rules_md}")
+    assert rules_from_markdown(rules_md.read_text(encoding="utf-8")) == RULE_TEXT
+
+
+# ----------------------------------------------------------------------------- finding hands
+
+
+@pytest.fixture(scope="module")
+def lake(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("explain") / "lake"
+    run_lake([str(SAMPLES)], root, workers=1)
+    return root
+
+
+def test_locate_by_site_number_and_by_croupier_id(lake: Path) -> None:
+    by_number = locate(lake, "SAMPLE-0006")
+    by_id = locate(lake, "SampleRoom:SAMPLE-0006")
+    assert by_number.hand == by_id.hand
+    assert (by_id.hand.site, by_id.hand.hand_id) == ("SampleRoom", "SAMPLE-0006")
+    assert by_id.rules == STANDARD.label
+    assert by_id.hand.source == str(SAMPLES / "hilo.jsonl")
+    with pytest.raises(ExplainError, match="no hand 'SAMPLE-9999'"):
+        locate(lake, "SAMPLE-9999")
+    with pytest.raises(ExplainError, match="no hand 'Other:SAMPLE-0006'"):
+        locate(lake, "Other:SAMPLE-0006")
+
+
+def _copy_with_site(line: bytes, site: str) -> bytes:
+    data = json.loads(line)
+    data["site"] = site
+    return json.dumps(data).encode()
+
+
+def test_a_number_at_two_sites_must_be_named_and_moved_files_are_reported(
+    tmp_path: Path,
+) -> None:
+    first = (SAMPLES / "plo.jsonl").read_bytes().splitlines()[0]
+    log = tmp_path / "two.jsonl"
+    log.write_bytes(first + b"\n" + _copy_with_site(first, "OtherRoom") + b"\n")
+    run_lake([str(log)], tmp_path / "lake", workers=1)
+    with pytest.raises(ExplainError) as ambiguous:
+        locate(tmp_path / "lake", "SAMPLE-0001")
+    assert "OtherRoom:SAMPLE-0001, SampleRoom:SAMPLE-0001" in str(ambiguous.value)
+    assert locate(tmp_path / "lake", "OtherRoom:SAMPLE-0001").hand.line == 2
+    with pytest.raises(ExplainError, match="at more than one site"):
+        find_in_file(log, "SAMPLE-0001")
+    assert find_in_file(log, "SampleRoom:SAMPLE-0001").line == 1
+    log.write_bytes(first + b"\n")
+    with pytest.raises(ExplainError, match="has changed since it was ingested"):
+        locate(tmp_path / "lake", "OtherRoom:SAMPLE-0001")
+    log.unlink()
+    with pytest.raises(ExplainError, match="is not there any more"):
+        locate(tmp_path / "lake", "SampleRoom:SAMPLE-0001")
+    with pytest.raises(ExplainError, match="no lake"):
+        locate(tmp_path / "nowhere", "SAMPLE-0001")
+
+
+# ----------------------------------------------------------------------------- the CLI
+
+
+def test_cli_by_input_and_by_lake_give_the_same_explanation(lake: Path) -> None:
+    by_input = runner.invoke(
+        app,
+        ["explain", "SAMPLE-0011", "--input", str(SAMPLES / "special.jsonl"), "--format", "json"],
+    )
+    assert by_input.exit_code == 0, by_input.stderr
+    by_lake = runner.invoke(
+        app, ["explain", "SampleRoom:SAMPLE-0011", "--lake", str(lake), "--format", "json"]
+    )
+    assert by_lake.exit_code == 0, by_lake.stderr
+    assert json.loads(by_input.stdout) == json.loads(by_lake.stdout)
+    document = json.loads(by_lake.stdout)
+    assert document["croupier_id"] == "SampleRoom:SAMPLE-0011"
+    assert [p["index"] for p in document["pots"]] == [0, 1, 2]
+
+
+def test_cli_writes_text_to_a_file(lake: Path, tmp_path: Path) -> None:
+    out = tmp_path / "hand.html"
+    result = runner.invoke(
+        app, ["explain", "SAMPLE-0007", "--lake", str(lake), "--format", "html", "-o", str(out)]
+    )
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == ""
+    assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    text = runner.invoke(app, ["explain", "SAMPLE-0007", "--lake", str(lake)])
+    assert text.exit_code == 0
+    assert "Hand SampleRoom:SAMPLE-0007" in text.stdout
+    assert "MONEY: THE RULES AGAINST THE LOG" in text.stdout
+
+
+def test_cli_unknown_hand_is_one_line_and_exit_3(lake: Path) -> None:
+    result = runner.invoke(app, ["explain", "NOPE-1", "--lake", str(lake)])
+    assert result.exit_code == 3
+    assert result.stderr.strip().splitlines() == [f"error: no hand 'NOPE-1' in the lake at {lake}"]
+    missing = runner.invoke(app, ["explain", "X", "--input", "/nonexistent/hands.jsonl"])
+    assert missing.exit_code == 3
+    assert len(missing.stderr.strip().splitlines()) == 1
+
+
+def test_cli_refuses_both_a_lake_and_an_input(lake: Path) -> None:
+    result = runner.invoke(
+        app, ["explain", "X", "--lake", str(lake), "--input", str(SAMPLES / "plo.jsonl")]
+    )
+    assert result.exit_code == 2
+    assert "not both" in result.stderr
+
+
+# ----------------------------------------------------------------------------- golden files
+
+GOLDEN_HANDS = (
+    (
+        "ps-plo-side-pots",
+        "pokerstars/fpdb/cash/Stars/Flop/PLO-FR-USD-0.01-0.02-201006.sidepots.txt",
+        "22865231671",
+        ("txt", "md", "json"),
+    ),
+    (
+        "ps-hilo-quartered",
+        "pokerstars/fpdb/tour/Stars/Flop/PLO8-9max-USD-STT-5.00-200505.hero.quartered.txt",
+        "1676150046",
+        ("txt", "md", "json", "html"),
+    ),
+    (
+        "ps-courchevel-hilo-run-twice",
+        "pokerstars/fpdb/cash/Stars/Flop/PL-Courchevel-HL-6max-USD-1.00-2.00-201303.Run.It.Twice.txt",
+        "97007286518",
+        ("txt", "md", "json"),
+    ),
+    (
+        "ps-rio-warnings",
+        "pokerstars/fpdb/cash/Stars/Flop/PLO-6max-EUR-0.10-0.20-201904.RIO.Side.Pots.txt",
+        "34011543",
+        ("txt", "md", "json"),
+    ),
+    ("phh-wsop-fo8", "phh/wsop-2023-43-5/12.phh", "12", ("txt", "md", "json")),
+)
+"""Each golden case: its name, the corpus file, the hand, and the formats pinned."""
+
+_RENDER = {"txt": to_text, "md": to_markdown, "json": to_json, "html": to_html}
+
+
+def _golden_params() -> list[object]:
+    return [
+        pytest.param(name, path, hand_id, ext, id=f"{name}.{ext}")
+        for name, path, hand_id, exts in GOLDEN_HANDS
+        for ext in exts
+    ]
+
+
+@pytest.mark.parametrize(("name", "relative", "hand_id", "ext"), _golden_params())
+def test_golden_explanation(name: str, relative: str, hand_id: str, ext: str) -> None:
+    """The explanation of each corpus hand equals its reviewed golden file."""
+    path = CORPUS / relative
+    if not path.is_file():
+        pytest.skip(f"the corpus file {relative} is not in {CORPUS} (set CROUPIER_CORPUS)")
+    hands = [h for h in read_hands(path, source=relative) if isinstance(h, HandRecord)]
+    (hand,) = [h for h in hands if h.hand_id == hand_id]
+    text = _RENDER[ext](explain(hand, STANDARD, source=path))
+    target = GOLDEN / f"{name}.{ext}"
+    if REGENERATE:
+        GOLDEN.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    assert target.is_file(), f"no golden file {target.name}: run with CROUPIER_REGENERATE_GOLDEN=1"
+    assert text == target.read_text(encoding="utf-8")
+
+
+def test_golden_hands_have_action_lines_from_their_source() -> None:
+    """PokerStars and PHH actions carry their own line in the file, not the hand's first."""
+    path = CORPUS / GOLDEN_HANDS[0][1]
+    if not path.is_file():
+        pytest.skip(f"the corpus is not in {CORPUS} (set CROUPIER_CORPUS)")
+    (hand,) = [
+        h for h in read_hands(path) if isinstance(h, HandRecord) and h.hand_id == "22865231671"
+    ]
+    e = explain(hand, STANDARD)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for row in e.actions:
+        assert row.line is not None
+        text = lines[row.line - 1]
+        if row.player and row.type not in ("show", "muck"):
+            assert row.player in text, (row, text)
+    assert e.local_time == "2010/06/07 20:14:17 WET / 2010/06/07 15:14:17 ET"
+
+
+def test_phh_actions_are_found_on_their_lines_even_with_commentary() -> None:
+    """Each PHH action's line holds its quoted action; posts are on the blinds' line."""
+    path = ROOT / "tests" / "fixtures" / "phh" / "extensions.phhs"
+    hands = [h for h in read_hands(path) if isinstance(h, HandRecord)]
+    text = path.read_text(encoding="utf-8").splitlines()
+    for hand in hands:
+        e = explain(hand, STANDARD)
+        assert e.local_time is not None and e.local_time.startswith("2026-")
+        for row in e.actions:
+            if row.type == "uncalled":
+                continue  # PHH implies the return without writing it
+            assert row.line is not None, (hand.hand_id, row)
+            line = text[row.line - 1]
+            if row.type == "post":
+                assert line.startswith(("blinds_or_straddles", "antes", "_croupier_posts"))
+            elif row.type == "board":
+                assert "d db" in line
+            elif row.type == "deal":
+                assert "d dh" in line
+
+
+def test_explain_reads_a_moved_hand_from_its_text_when_asked(tmp_path: Path) -> None:
+    """A JSON Lines hand copied elsewhere still explains; its lines are its own line."""
+    source = tmp_path / "one.jsonl"
+    shutil.copy(SAMPLES / "hilo.jsonl", source)
+    hand = find_in_file(source, "SAMPLE-0007")
+    e = explain(hand, STANDARD)
+    assert {row.line for row in e.actions} == {2}
+    assert e.source == str(source)
