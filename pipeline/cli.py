@@ -31,6 +31,14 @@ from pipeline.generate import GameChoice, RakePolicy, generate_hands
 from pipeline.lake.query import NoLake, NotReadOnly, QueryResult, run_query
 from pipeline.lake.store import LakeLocked
 from pipeline.model import Betting, Variant
+from pipeline.reports.audit import Audit, audit
+from pipeline.reports.audit_render import (
+    render_csv,
+    render_html,
+    render_json,
+    render_markdown,
+    sections,
+)
 from pipeline.reports.explain import ExplainError, explain, find_in_file, locate
 from pipeline.reports.explain_render import FORMATS as EXPLAIN_FORMATS
 from pipeline.reports.explain_render import render as render_explanation
@@ -561,6 +569,93 @@ _STATS_TABLE = (
     ("W$SD", "wsd"),
     ("W$WSF", "wwsf"),
 )
+
+
+_AUDIT_FORMATS = ("table", "json", "csv", "markdown")
+
+
+@app.command("audit")
+def audit_command(
+    lake: Annotated[Path, typer.Option("--lake", help="The lake folder.")] = Path("lake"),
+    fmt: Annotated[
+        str, typer.Option("--format", help="table, json, csv (the findings) or markdown.")
+    ] = "table",
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here.")] = None,
+    html_file: Annotated[
+        Path | None, typer.Option("--html", help="Also write the report as one HTML file.")
+    ] = None,
+    examples: Annotated[
+        int, typer.Option("--examples", min=0, help="Example hand ids per violation group.")
+    ] = 5,
+    limit: Annotated[
+        int, typer.Option("--limit", min=0, help="Findings listed per kind (0: all).")
+    ] = 100,
+    fail_on_findings: Annotated[
+        bool,
+        typer.Option(
+            "--fail-on-findings",
+            help="Exit 1 when any hand has an error, any finding is listed, or the deal "
+            "fails the fairness tests.",
+        ),
+    ] = False,
+) -> None:
+    """Audit the lake for compliance: statuses, violations, money, continuity, fairness.
+
+    Hands by status; violations by code, site, table and month with example hand ids;
+    payout mismatches and chip conservation with amounts; duplicate hands; players seated
+    twice; continuity per table (gaps in hand numbers, button moves, stacks carried over);
+    and chi-square tests of the deal (hole cards known at the deal, recorded deck orders)
+    with Holm's correction and a plain verdict. Findings are the report: the exit code is
+    0 unless --fail-on-findings. With -o, the table format writes Markdown; --html writes
+    one self-contained page with charts, beside any other format.
+
+    Example: [bold]croupier audit --lake lake --html audit.html[/]
+    """
+    if fmt not in _AUDIT_FORMATS:
+        raise typer.BadParameter(f"unknown format {fmt!r}; choose {', '.join(_AUDIT_FORMATS)}")
+    try:
+        report = audit(lake, examples=examples, limit=limit or None)
+    except NoLake as error:
+        raise _fail(str(error)) from None
+    if html_file is not None:
+        html_file.write_text(render_html(report), encoding="utf-8")
+    renderers = {"json": render_json, "csv": render_csv, "markdown": render_markdown}
+    if fmt in renderers:
+        text = renderers[fmt](report)
+        if output is not None:
+            output.write_text(text, encoding="utf-8")
+        else:
+            typer.echo(text, nl=False)
+    elif output is not None:
+        output.write_text(render_markdown(report), encoding="utf-8")
+    else:
+        _print_audit(report)
+    if fail_on_findings and _has_findings(report):
+        raise typer.Exit(EXIT_VIOLATIONS)
+
+
+def _has_findings(report: Audit) -> bool:
+    errors = any(g.errors for g in report.violations.get("code", ()))
+    biased = any(t.result == "fail" for t in report.fairness.tests)
+    return errors or biased or any(report.finding_counts.values())
+
+
+def _print_audit(report: Audit) -> None:
+    from rich.table import Table
+
+    console = Console(highlight=False)
+    if not console.is_terminal:
+        console = Console(highlight=False, width=max(console.width, 160))
+    for section in sections(report):
+        if not section.rows:
+            console.print(f"[bold]{escape(section.title)}[/]: {escape(section.note)}")
+            continue
+        table = Table(*section.columns, title=escape(section.title), title_justify="left")
+        for row in section.rows:
+            table.add_row(*(escape(cell) for cell in row))
+        console.print(table)
+        if section.note:
+            console.print(escape(section.note))
 
 
 @app.command("stats")

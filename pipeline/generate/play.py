@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from pipeline.cards import DECK
+from pipeline.cards import DECK, rank_of
 from pipeline.generate.faults import (
     CARD_FAULTS,
     FALLBACKS,
@@ -46,6 +46,7 @@ __all__ = ["GameChoice", "generate_hands", "play_hand"]
 CASH_STAKES = ((1, 2), (2, 5), (5, 10), (10, 20), (25, 50), (50, 100), (100, 200))
 TOURNAMENT_STAKES = ((10, 20), (25, 50), (50, 100), (100, 200), (200, 400))
 START = datetime(2026, 1, 1, tzinfo=UTC)
+ACE = 12
 DEFAULT_RAKE = RakePolicy()
 MAX_PLAYERS = {4: 10, 5: 8, 6: 7}
 """The most players one deck can deal with three burns and a full board."""
@@ -99,6 +100,7 @@ def generate_hands(
     faults: float = 0.0,
     rake: RakePolicy = DEFAULT_RAKE,
     chunk: int = 256,
+    deck_bias: float = 0.0,
 ) -> Iterator[HandRecord]:
     """Yield ``count`` hands played from ``seed`` (the same seed gives the same hands).
 
@@ -106,6 +108,10 @@ def generate_hands(
     fraction ``faults`` of them carries exactly one injected violation, recorded in the
     hand's ``_injected`` field (see :mod:`pipeline.generate.faults`): most break a rule of
     play, some the payout. Hands are settled ``chunk`` at a time, in one evaluator batch.
+
+    ``deck_bias`` is for testing the fairness audit only: with that probability per hand
+    the shuffled deck is rigged so that the first card dealt is an ace. At 0 (the default)
+    the generator draws nothing for it, so its output is unchanged.
     """
     rng = random.Random(seed)
     hands: list[HandRecord] = []
@@ -121,6 +127,7 @@ def generate_hands(
                 rules=rules,
                 id_prefix=f"GEN-{seed}",
                 faulty=faulty and payout is None,
+                deck_bias=deck_bias,
             )
         )
         payouts.append(payout)
@@ -191,10 +198,12 @@ def play_hand(
     rules: RuleSet = STANDARD,
     id_prefix: str = "GEN",
     faulty: bool = False,
+    deck_bias: float = 0.0,
 ) -> HandRecord:
     """Play one hand with ``rng``; ``k`` numbers it (hand id, table, time).
 
-    A ``faulty`` hand carries exactly one injected violation (see ``faults``).
+    A ``faulty`` hand carries exactly one injected violation (see ``faults``);
+    ``deck_bias`` rigs the deck now and then (see :func:`generate_hands`).
     """
     tournament = rng.random() < 0.1
     game = _game(rng, choice, tournament)
@@ -223,7 +232,10 @@ def play_hand(
     first = _post_blinds(rng, state, game, order, actions, rules, plan)
     deck = list(DECK)
     rng.shuffle(deck)
-    for i, positions in enumerate(deal_order(n, game.hole_cards)):
+    dealing = deal_order(n, game.hole_cards)
+    if deck_bias > 0 and rng.random() < deck_bias:
+        _rig_ace(deck, dealing[0][0])
+    for i, positions in enumerate(dealing):
         actions.append(
             Action(ActionType.DEAL, seat=order[i], cards=tuple(deck[p] for p in positions))
         )
@@ -262,6 +274,20 @@ def play_hand(
     if plan is None:
         return hand
     return _with_fault(rng, hand, plan)
+
+
+def _rig_ace(deck: list[int], position: int) -> None:
+    """Swap the deck's first ace into ``position`` unless an ace is there (a biased deal).
+
+    >>> deck = list(range(52))
+    >>> _rig_ace(deck, 0)
+    >>> deck[0], deck[48]
+    (48, 0)
+    """
+    if rank_of(deck[position]) == ACE:
+        return
+    ace = next(k for k in range(len(deck)) if rank_of(deck[k]) == ACE)
+    deck[position], deck[ace] = deck[ace], deck[position]
 
 
 def _with_fault(rng: random.Random, hand: HandRecord, plan: FaultPlan) -> HandRecord:

@@ -96,8 +96,15 @@ HANDS = pa.schema(
         _f(
             "boards", pa.list_(pa.string()), "The board of each runout, e.g. ['AhKd7c2s9h'].", False
         ),
+        _f(
+            "deck",
+            pa.string(),
+            "The deck order from the top, burns included, where the log records it.",
+        ),
         _f("total_pot", _MONEY, "Every chip put in, uncalled bets returned, before rake.", False),
         _f("rake", _MONEY, "Rake as recorded by the site.", False),
+        _f("fees", _MONEY, "Other money the site took (jackpot drop, fees), minor units."),
+        _f("added", _MONEY, "Money the site added to the pot, minor units."),
         _f("status", _ENUM, "ok, violations, invalid, void or partial.", False),
         _f("n_violations", pa.int32(), "Violations found (errors and warnings).", False),
         _f("n_errors", pa.int32(), "Violations of severity error.", False),
