@@ -6,9 +6,12 @@ The same records the lake stores, for one command-line run: each input hand is e
 
 from __future__ import annotations
 
+import errno
+import os
+import stat
 import sys
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -72,19 +75,94 @@ class CheckSummary:
             self.by_code[v.code.value] += 1
 
 
-def discover(inputs: Iterable[str]) -> Iterator[str]:
+Skip = Callable[[str, str], None]
+"""Told ``(path, reason)`` for each thing a directory search passes over."""
+
+
+def discover(
+    inputs: Iterable[str], *, on_skip: Skip | None = None, regular_only: bool = False
+) -> Iterator[str]:
     """Expand inputs: a directory gives its hand logs (recursively, sorted); ``-`` is stdin.
 
-    A file named explicitly is read whatever its name; in a directory only files with a
-    hand-log suffix (``.jsonl``, ``.ndjson``) are.
+    A file named explicitly is read whatever its name; in a directory only regular files
+    with a hand-log suffix are (see ``HAND_LOG_SUFFIXES``). Symbolic links are followed,
+    each folder searched once and each file found once. What a search cannot use, a
+    symbolic-link loop, a broken link or a FIFO with a hand-log name, a folder it may not
+    list, is passed to ``on_skip(path, reason)`` (default: a line on stderr) and the
+    search goes on. With ``regular_only`` (for inputs read twice, to hash and to ingest),
+    an input named explicitly that exists but is not a regular file (a FIFO, a device)
+    raises ``OSError``; a missing one is left for its reader to report.
     """
+    skip = on_skip or _warn_skipped
     for name in inputs:
         path = Path(name)
-        if name != "-" and path.is_dir():
-            found = sorted(p for p in path.rglob("*") if p.is_file())
-            yield from (str(p) for p in found if p.suffix.lower() in HAND_LOG_SUFFIXES)
-        else:
+        if name == "-":
             yield name
+        elif path.is_dir():
+            yield from (str(p) for p in _search(path, skip))
+        else:
+            if regular_only:
+                _require_regular(name)
+            yield name
+
+
+def _warn_skipped(path: str, reason: str) -> None:
+    sys.stderr.write(f"skipped {path}: {reason}\n")
+
+
+def _require_regular(name: str) -> None:
+    try:
+        mode = os.stat(name).st_mode
+    except FileNotFoundError:
+        return
+    if not stat.S_ISREG(mode):
+        raise OSError(errno.EINVAL, "not a regular file (give a pipe as - on stdin)", name)
+
+
+def _search(root: Path, skip: Skip) -> list[Path]:
+    """Return the hand logs under ``root``, sorted; report what cannot be used."""
+    folders: set[tuple[int, int]] = set()
+    files: dict[tuple[int, int], Path] = {}
+    pending = [root]
+    while pending:
+        folder = pending.pop()
+        try:
+            info = folder.stat()
+            entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
+        except OSError as error:
+            skip(str(folder), _reason(error))
+            continue
+        key = (info.st_dev, info.st_ino)
+        if key in folders:
+            skip(str(folder), "already searched (a symbolic-link loop, or a second link to it)")
+            continue
+        folders.add(key)
+        for entry in entries:
+            path = Path(entry.path)
+            wanted = path.suffix.lower() in HAND_LOG_SUFFIXES
+            try:
+                found = os.stat(path)
+            except OSError as error:
+                if error.errno == errno.ELOOP:
+                    skip(str(path), "a symbolic-link loop")
+                elif wanted and entry.is_symlink():
+                    skip(str(path), "a broken symbolic link")
+                elif wanted and error.errno != errno.ENOENT:
+                    skip(str(path), _reason(error))
+                continue  # anything else vanished since the folder was listed
+            if stat.S_ISDIR(found.st_mode):
+                pending.append(path)
+            elif not wanted:
+                continue
+            elif not stat.S_ISREG(found.st_mode):
+                skip(str(path), "not a regular file (a FIFO, socket or device)")
+            else:
+                files.setdefault((found.st_dev, found.st_ino), path)
+    return sorted(files.values())
+
+
+def _reason(error: OSError) -> str:
+    return error.strerror or type(error).__name__
 
 
 def check_paths(

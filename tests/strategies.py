@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import io
+import os
+import re
+from collections.abc import Sequence
 from datetime import UTC, datetime
+from pathlib import Path
 
 from hypothesis import strategies as st
 
 from pipeline.cards import UNKNOWN
+from pipeline.formats.jsonl import read_jsonl_stream
+from pipeline.formats.ohh import parse_ohh_bytes
+from pipeline.formats.phh import read_phh_stream
+from pipeline.formats.pokerstars import parse_pokerstars_bytes
 from pipeline.model import (
     Action,
     ActionType,
@@ -23,6 +32,7 @@ from pipeline.model import (
     Tournament,
     Variant,
 )
+from pipeline.violations import Reject
 
 cards = st.integers(min_value=0, max_value=51)
 cards_or_unknown = st.one_of(cards, st.just(UNKNOWN))
@@ -186,3 +196,140 @@ def hands(draw: st.DrawFn) -> HandRecord:
         line=1,
         extras=tuple(sorted(extras)),
     )
+
+
+# ---------------------------------------------------------------------------------------
+# Hostile input for the readers: seed files mutated the way damaged logs are.
+
+READ_FORMATS = ("jsonl", "pokerstars", "phh", "ohh")
+"""The readers that take raw bytes, by input format."""
+
+HOSTILE_TOKENS = (
+    b"99999999999999999999999",
+    b"9" * 5000,
+    b"1e99999999999999999999",
+    b"-5",
+    b"-0.01",
+    b"0.0000000001",
+    b"NaN",
+    b"\x00",
+    b"\xff\xfe",
+    b"[" * 3000,
+    b'{"a":' * 1000,
+    b"\r",
+    b"\xef\xbb\xbf",
+)
+"""Values that break naive readers: huge and negative numbers, NUL, bad UTF-8, nesting."""
+
+
+_BANNER_RE = re.compile(r"\*{3,}\s*#\s*[0-9]+\s*\*{3,}")
+
+
+def _corpus_root() -> Path:
+    default = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+    return Path(os.environ.get("CROUPIER_CORPUS", default))
+
+
+def seed_files(fmt: str) -> list[Path]:
+    """Return the seed inputs of a format: the corpus (when present), samples, fixtures."""
+    root = Path(__file__).resolve().parents[1]
+    corpus = _corpus_root()
+    found: list[Path] = []
+    if fmt == "jsonl":
+        found += sorted((root / "data" / "sample").glob("*.jsonl"))
+    elif fmt == "pokerstars":
+        found += sorted((root / "tests" / "fixtures" / "pokerstars").glob("*.txt"))
+        found += sorted((corpus / "pokerstars").rglob("*.txt"))
+    elif fmt == "phh":
+        found += sorted((root / "tests" / "fixtures" / "phh").glob("*.phh*"))
+        found += sorted((corpus / "phh").rglob("*.phh*"))
+    else:
+        found += sorted((root / "tests" / "fixtures" / "ohh").glob("*.ohh"))
+        found += sorted((corpus / "ohh").rglob("*.json"))
+    return [path for path in found if path.is_file()]
+
+
+def seed_bytes(fmt: str) -> list[bytes]:
+    """Return the contents of a format's seed files."""
+    return [path.read_bytes() for path in seed_files(fmt)]
+
+
+def read_bytes(fmt: str, data: bytes, source: str = "fuzz") -> list[HandRecord | Reject]:
+    """Read a whole input of the given format from bytes, as its file reader would."""
+    if fmt == "jsonl":
+        return list(read_jsonl_stream(io.BytesIO(data), source))
+    if fmt == "pokerstars":
+        return list(parse_pokerstars_bytes(data, source))
+    if fmt == "phh":
+        return list(read_phh_stream(io.BytesIO(data), source + ".phhs"))
+    return list(parse_ohh_bytes(data, source))
+
+
+def is_significant(fmt: str, data: bytes) -> bool:
+    """Tell whether an input holds anything a reader must account for: more than white
+    space and a byte-order mark, PHH comments (``#``) or PokerStars banners."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        try:
+            text = data.decode("cp1252" if fmt == "pokerstars" else "utf-8", "replace")
+        except UnicodeDecodeError:
+            return bool(data.strip())
+    text = text.removeprefix("\ufeff")
+    if fmt == "pokerstars":
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = [line.strip() for line in text.split("\n")]  # as the readers split them
+    if fmt == "phh":
+        return any(line and not line.startswith("#") for line in lines)
+    if fmt == "pokerstars":
+        return any(line and not _BANNER_RE.fullmatch(line) for line in lines)
+    return any(lines)
+
+
+def jsonl_lines(data: bytes) -> int:
+    """Count the lines the JSON Lines reader must account for (non-blank, BOM dropped);
+    a UTF-16 file is one reject, whatever its lines."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return 1
+    lines = data.split(b"\n")
+    if lines and lines[0].startswith(b"\xef\xbb\xbf"):
+        lines[0] = lines[0][3:]
+    return sum(1 for line in lines if line.strip())
+
+
+@st.composite
+def mutated(draw: st.DrawFn, seeds: Sequence[bytes]) -> bytes:
+    """Draw a seed and damage it 1-4 times: byte flips, cuts, lines duplicated, deleted
+    or swapped, a splice of another seed, random text or a hostile token inserted."""
+    pool = list(seeds) or [b""]
+    data = bytearray(draw(st.sampled_from(pool)))
+    for _ in range(draw(st.integers(min_value=1, max_value=4))):
+        op = draw(
+            st.sampled_from(["flip", "cut", "dup", "drop", "swap", "splice", "text", "token"])
+        )
+        at = draw(st.integers(min_value=0, max_value=max(len(data), 1) - 1)) if data else 0
+        lines = bytes(data).split(b"\n")
+        k = draw(st.integers(min_value=0, max_value=len(lines) - 1))
+        if op == "flip" and data:
+            data[at] ^= draw(st.integers(min_value=1, max_value=255))
+        elif op == "cut":
+            data = data[:at]
+        elif op == "dup":
+            lines.insert(k, lines[draw(st.integers(min_value=0, max_value=len(lines) - 1))])
+            data = bytearray(b"\n".join(lines))
+        elif op == "drop" and len(lines) > 1:
+            del lines[k]
+            data = bytearray(b"\n".join(lines))
+        elif op == "swap":
+            j = draw(st.integers(min_value=0, max_value=len(lines) - 1))
+            lines[k], lines[j] = lines[j], lines[k]
+            data = bytearray(b"\n".join(lines))
+        elif op == "splice":
+            other = draw(st.sampled_from(pool))
+            start = draw(st.integers(min_value=0, max_value=len(other)))
+            data[at:at] = other[start : start + draw(st.integers(min_value=1, max_value=400))]
+        elif op == "text":
+            data[at:at] = draw(st.text(max_size=20)).encode("utf-8", "surrogatepass")
+        elif op == "token":
+            data[at:at] = draw(st.sampled_from(HOSTILE_TOKENS))
+    return bytes(data)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Annotated, Literal
@@ -24,6 +25,7 @@ from typing import IO, Annotated, Literal
 import msgspec
 
 from pipeline.cards import format_cards, parse_cards
+from pipeline.formats.limits import MAX_LINE_BYTES, UTF16_BOMS, utf16_reject, vet
 from pipeline.model import (
     Action,
     ActionType,
@@ -53,10 +55,9 @@ __all__ = [
     "write_jsonl",
 ]
 
-MAX_LINE_BYTES = 16 * 1024 * 1024
-"""The longest line read; a longer one is rejected as ``line-too-long`` without being kept."""
 
 EXCERPT_CHARS = 160
+_SKIP_BYTES = 1 << 20
 _BOM = b"\xef\xbb\xbf"
 _CARDS_RE = re.compile(r"(?:(?:[2-9TJQKA][cdhs]|\?\?)(?: ?(?:[2-9TJQKA][cdhs]|\?\?))*)?")
 _TIME_RE = re.compile(
@@ -470,8 +471,16 @@ def decode_line(
     """Turn one line of the hand log into a hand, or a reject saying exactly what is wrong.
 
     ``complete`` is false for a last line with no newline: if it does not parse, it is
-    reported as ``truncated-hand`` rather than ``malformed-json``.
+    reported as ``truncated-hand`` rather than ``malformed-json``. A hand beyond the
+    readers' limits (:mod:`pipeline.formats.limits`) is a reject too.
     """
+    item = vet(_decode_line(raw, source, line, complete))
+    if isinstance(item, Reject) and not item.excerpt:
+        return replace(item, excerpt=_excerpt(raw))
+    return item
+
+
+def _decode_line(raw: bytes, source: str, line: int, complete: bool) -> HandRecord | Reject:
     hand_id: str | None = None
     try:
         top = _TOP_DECODER.decode(raw)
@@ -498,6 +507,11 @@ def decode_line(
         )
     except msgspec.DecodeError as error:
         return _undecodable(raw, source, line, complete, str(error), hand_id)
+    except RecursionError:
+        message = "nested too deeply to read"
+        return Reject(
+            source, line, RejectCode.MALFORMED_JSON, message, _excerpt(raw), None, hand_id
+        )
     except _FieldError as error:
         return Reject(source, line, error.code, error.message, _excerpt(raw), error.field, hand_id)
 
@@ -543,33 +557,42 @@ def _hand_id(top: dict[str, msgspec.Raw]) -> str | None:
 
 
 def iter_lines(
-    stream: IO[bytes], source: str, *, max_line_bytes: int = MAX_LINE_BYTES
+    stream: IO[bytes], source: str, *, max_line_bytes: int | None = None
 ) -> Iterator[tuple[int, bytes, bool] | Reject]:
     """Yield ``(line number, stripped line, complete)`` for every non-blank line.
 
-    A line longer than ``max_line_bytes`` is yielded as a ``line-too-long`` reject and
-    skipped without being kept; ``complete`` is false for a last line with no newline. A
-    UTF-8 byte-order mark at the start is ignored.
+    A line longer than ``max_line_bytes`` (default :data:`MAX_LINE_BYTES`) is yielded as
+    a ``line-too-long`` reject and skipped in small reads, so memory stays within the cap
+    whatever the line's length; ``complete`` is false for a last line with no newline. A
+    UTF-8 byte-order mark at the start is ignored; a UTF-16 one makes the whole stream one
+    ``bad-encoding`` reject (its bytes are read to the end, and nothing else).
     """
+    limit = MAX_LINE_BYTES if max_line_bytes is None else max_line_bytes
     number = 0
     while True:
-        raw = stream.readline(max_line_bytes + 1)
+        raw = stream.readline(limit + 1)
         if not raw:
             return
         number += 1
+        if number == 1 and raw.startswith(UTF16_BOMS):
+            yield utf16_reject(source, raw)
+            while stream.readline(_SKIP_BYTES):
+                pass
+            return
         if number == 1 and raw.startswith(_BOM):
             raw = raw[len(_BOM) :]
-        if len(raw) > max_line_bytes and not raw.endswith(b"\n"):
-            head = raw[:EXCERPT_CHARS]
-            size = len(raw)
-            while raw and not raw.endswith(b"\n"):
-                raw = stream.readline(max_line_bytes)
-                size += len(raw)
+        if len(raw) > limit and not raw.endswith(b"\n"):
+            head, size = raw[:EXCERPT_CHARS], len(raw)
+            del raw  # the rest is read a little at a time and dropped
+            while piece := stream.readline(_SKIP_BYTES):
+                size += len(piece)
+                if piece.endswith(b"\n"):
+                    break
             yield Reject(
                 source,
                 number,
                 RejectCode.LINE_TOO_LONG,
-                f"line of {size} bytes is longer than the limit of {max_line_bytes}",
+                f"line of {size} bytes is longer than the limit of {limit}",
                 _excerpt(head),
             )
             continue
@@ -579,7 +602,7 @@ def iter_lines(
 
 
 def read_jsonl_stream(
-    stream: IO[bytes], source: str, *, max_line_bytes: int = MAX_LINE_BYTES
+    stream: IO[bytes], source: str, *, max_line_bytes: int | None = None
 ) -> Iterator[HandRecord | Reject]:
     """Yield a hand or a reject for every non-blank line of a binary stream.
 
@@ -596,7 +619,7 @@ def read_jsonl_stream(
 
 
 def read_jsonl(
-    path: str | Path, *, source: str | None = None, max_line_bytes: int = MAX_LINE_BYTES
+    path: str | Path, *, source: str | None = None, max_line_bytes: int | None = None
 ) -> Iterator[HandRecord | Reject]:
     """Yield a hand or a reject for every non-blank line of a hand-log file.
 

@@ -59,6 +59,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from pipeline.cards import CardError, parse_cards
+from pipeline.formats.limits import UTF16_BOMS, utf16_reject, vet
 from pipeline.formats.phh import ActionTracker
 from pipeline.model import (
     ActionType,
@@ -77,7 +78,7 @@ from pipeline.model import (
 from pipeline.money import MAX_DIGITS, MAX_SCALE
 from pipeline.violations import Reject, RejectCode
 
-__all__ = ["looks_like_ohh", "parse_ohh", "read_ohh"]
+__all__ = ["looks_like_ohh", "parse_ohh", "parse_ohh_bytes", "read_ohh"]
 
 EXCERPT_CHARS = 160
 Number = int | Decimal
@@ -594,9 +595,9 @@ def _excerpt(text: str) -> str:
     return " ".join(text[: EXCERPT_CHARS * 4].split())[:EXCERPT_CHARS]
 
 
-def _decode(text: str, start: int, source: str) -> tuple[HandRecord | Reject, int]:
-    """Decode the hand object at ``start``; return it and where the next one may start."""
-    line = text.count("\n", 0, start) + 1
+def _decode(text: str, start: int, source: str, line: int) -> tuple[HandRecord | Reject, int]:
+    """Decode the hand object at ``start`` (on ``line``); return it and where the next
+    one may start."""
     try:
         value, end = _DECODER.raw_decode(text, start)
     except json.JSONDecodeError as error:
@@ -608,10 +609,15 @@ def _decode(text: str, start: int, source: str) -> tuple[HandRecord | Reject, in
             else RejectCode.MALFORMED_JSON
         )
         return Reject(source, line, code, f"not JSON: {error}", _excerpt(text[start:end])), end
-    except RecursionError:
+    except (RecursionError, ValueError, ArithmeticError) as error:
+        # nesting deeper than Python's stack, or a number int() or Decimal cannot hold
         resume = _BLANK_RE.search(text, start + 1)
         end = len(text) if resume is None else resume.end()
-        message = "nested too deeply to read"
+        message = (
+            "nested too deeply to read"
+            if isinstance(error, RecursionError)
+            else "a number too long or too large to read"
+        )
         return Reject(
             source, line, RejectCode.MALFORMED_JSON, message, _excerpt(text[start:end])
         ), end
@@ -644,13 +650,16 @@ def parse_ohh(text: str, source: str) -> Iterator[HandRecord | Reject]:
     in_array = body[position : position + 1] == "["
     if in_array:
         position = _skip(body, position + 1)
+    line, counted = 1, 0  # lines are counted as the reading goes (no quadratic recount)
     while position < len(body):
         if in_array and body[position] == "]":
             position = _skip(body, position + 1)
             in_array = False
             continue
-        item, position = _decode(body, position, source)
-        yield item
+        line += body.count("\n", counted, position)
+        counted = position
+        item, position = _decode(body, position, source, line)
+        yield vet(item)
         position = _skip(body, position, comma=in_array)
 
 
@@ -668,8 +677,19 @@ def read_ohh(path: str | Path, *, source: str | None = None) -> Iterator[HandRec
     may raise ``OSError``: that is the environment, not bad data.
     """
     name = str(path) if source is None else source
-    data = Path(path).read_bytes()
-    yield from parse_ohh(data.decode("utf-8", "surrogateescape"), name)
+    yield from parse_ohh_bytes(Path(path).read_bytes(), name)
+
+
+def parse_ohh_bytes(data: bytes, source: str) -> Iterator[HandRecord | Reject]:
+    """Yield a hand or a reject for every hand object of an OHH file's bytes.
+
+    Bytes that are not UTF-8 make their hand a ``bad-encoding`` reject; a file in UTF-16
+    (it starts with a UTF-16 byte-order mark) is one ``bad-encoding`` reject.
+    """
+    if data.startswith(UTF16_BOMS):
+        yield utf16_reject(source, data)
+        return
+    yield from parse_ohh(data.decode("utf-8", "surrogateescape"), source)
 
 
 def looks_like_ohh(head: bytes) -> bool:

@@ -83,6 +83,7 @@ from pathlib import Path
 from typing import IO
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from pipeline.formats.limits import UTF16_BOMS, utf16_reject, vet
 from pipeline.formats.phh_track import (
     _BOM,
     _CURRENCY_RE,
@@ -347,7 +348,7 @@ def _started_at(fields: _Fields) -> datetime | None:
         when = datetime.combine(date(year, month, day), moment)
         if isinstance(zone, str):
             return when.replace(tzinfo=ZoneInfo(zone)).astimezone(UTC)
-    except (ValueError, ZoneInfoNotFoundError) as error:
+    except (ValueError, OverflowError, ZoneInfoNotFoundError) as error:
         raise _Problem(RejectCode.BAD_TIMESTAMP, f"time: {error}", "time") from None
     if any(fields.get(k) is not None for k in ("city", "region", "country")):
         return None  # the local time of a place whose zone we cannot look up
@@ -644,6 +645,10 @@ def _decode_hand(
         except tomllib.TOMLDecodeError as error:
             code = RejectCode.MALFORMED_HAND if complete else RejectCode.TRUNCATED_HAND
             raise _Problem(code, f"not valid TOML: {error}", None) from None
+        except (ValueError, ArithmeticError):
+            # a number int() or Decimal cannot hold (over 4300 digits, a huge exponent)
+            message = "a number too long or too large to read"
+            raise _Problem(RejectCode.MALFORMED_HAND, message, None) from None
         raw_id = table.get("hand")
         hand_id = str(raw_id) if isinstance(raw_id, str | int) and str(raw_id) else None
         return _record(_Fields(table), source, line, default_id)
@@ -666,10 +671,14 @@ def _chunks(
 
     A file whose first significant line is a table header holds one hand per top-level
     table (a header ``[k.sub]`` stays with hand ``k``); otherwise the file is one hand.
+    A hand's text stops growing just past :data:`MAX_HAND_BYTES` (it is rejected as too
+    long), so memory stays bounded whatever the file holds.
     """
     key: str | None = None
     start = 1
     body: list[str] = []
+    size = 0
+    significant = False
     multi: bool | None = None
     for item in lines:
         if isinstance(item, Reject):
@@ -680,19 +689,25 @@ def _chunks(
         if multi is None and stripped and not stripped.startswith("#"):
             multi = _HEADER_RE.fullmatch(stripped) is not None
         header = _HEADER_RE.fullmatch(stripped) if multi else None
-        if header is None:
-            body.append(text)
-            continue
-        name = header.group(1).strip().strip("\"'")
-        if key is not None and name.startswith(key + "."):
-            body.append(text)
+        if header is None or (key is not None and _sub_table(header.group(1), key)):
+            significant = significant or bool(stripped and not stripped.startswith("#"))
+            if size <= MAX_HAND_BYTES:
+                body.append(text)
+            size += len(text)
             continue
         if key is not None:
             yield start, key, "".join(body)
-        key, start, body = name, number, []
-    text = "".join(body)
-    if key is not None or any(line.strip() and not line.strip().startswith("#") for line in body):
-        yield start, key, text
+        key, start, body, size = _table_name(header.group(1)), number, [], 0
+    if key is not None or significant:
+        yield start, key, "".join(body)
+
+
+def _table_name(header: str) -> str:
+    return header.strip().strip("\"'")
+
+
+def _sub_table(header: str, key: str) -> bool:
+    return _table_name(header).startswith(key + ".")
 
 
 def _hands(lines: Iterator[tuple[int, str] | Reject], source: str) -> Iterator[HandRecord | Reject]:
@@ -702,15 +717,15 @@ def _hands(lines: Iterator[tuple[int, str] | Reject], source: str) -> Iterator[H
     def decode(chunk: tuple[int, str | None, str], last: bool) -> HandRecord | Reject:
         line, key, text = chunk
         if len(text) > MAX_HAND_BYTES:
-            message = f"a hand of {len(text)} characters is longer than the limit"
+            message = f"a hand longer than the limit of {MAX_HAND_BYTES} characters"
             return Reject(source, line, RejectCode.MALFORMED_HAND, message, _excerpt(text))
         complete = not last or text.endswith("\n")
         default_id = stem if key is None else f"{stem}-{key}"
-        return _decode_hand(text, source, line, default_id, complete=complete)
+        return vet(_decode_hand(text, source, line, default_id, complete=complete))
 
     for item in _chunks(lines):
         if isinstance(item, Reject):
-            yield item
+            yield vet(item)
             continue
         if held is not None:
             yield decode(held, last=False)
@@ -726,6 +741,11 @@ def _stream_lines(stream: IO[bytes], source: str) -> Iterator[tuple[int, str] | 
         if not raw:
             return
         number += 1
+        if number == 1 and raw.startswith(UTF16_BOMS):
+            yield utf16_reject(source, raw)
+            while stream.readline(MAX_HAND_BYTES):
+                pass
+            return
         if len(raw) > MAX_HAND_BYTES and not raw.endswith(b"\n"):
             while raw and not raw.endswith(b"\n"):
                 raw = stream.readline(MAX_HAND_BYTES)
@@ -740,7 +760,8 @@ def read_phh_stream(stream: IO[bytes], source: str) -> Iterator[HandRecord | Rej
     """Yield a hand or a reject for every hand of a ``.phh``/``.phhs`` binary stream.
 
     Memory stays bounded by the largest hand (:data:`MAX_HAND_BYTES`). Bytes that are not
-    UTF-8 make their hand a ``bad-encoding`` reject; a UTF-8 byte-order mark is ignored.
+    UTF-8 make their hand a ``bad-encoding`` reject; a UTF-8 byte-order mark is ignored,
+    a UTF-16 one makes the whole stream one ``bad-encoding`` reject.
     """
     yield from _hands(_stream_lines(stream, source), source)
 

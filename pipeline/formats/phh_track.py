@@ -53,7 +53,7 @@ _SNIFF_RE = re.compile(
 )
 _HEADER_RE = re.compile(r"\[\s*([^\[\]\s#][^\[\]#]*?)\s*\]\s*(?:#.*)?")
 _AMOUNT_RE = re.compile(r"[0-9]+(?:\.[0-9]+)?")
-_PLAYER_RE = re.compile(r"p([1-9][0-9]*)")
+_PLAYER_RE = re.compile(r"p([1-9][0-9]{0,5})")
 _INDEX_RE = re.compile(r"[0-9]{1,6}")
 _KINDS = {"small": Blind.SMALL, "big": Blind.BIG, "both": Blind.BOTH, "dead": Blind.DEAD}
 _KINDS |= {"ante": Blind.ANTE, "straddle": Blind.STRADDLE}

@@ -34,6 +34,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from pipeline.formats.limits import MAX_DIGITS, MAX_LINE_BYTES, UTF16_BOMS, utf16_reject, vet
 from pipeline.formats.pokerstars_body import Line, parse_hand
 from pipeline.formats.pokerstars_header import HEADER_RE, HandError
 from pipeline.model import HandRecord
@@ -60,6 +61,7 @@ _BYTES_HEADER_RE = re.compile(
     rb"[0-9A-Za-z_-]+: ?(?P<rest>.*)$"
 )
 _SNIFF_DATE_RE = re.compile(rb" - [0-9]{4}[/-][0-9]{1,2}[/-][0-9]{1,2}")
+_LONG_NUMBER_RE = re.compile(f"[0-9]{{{MAX_DIGITS + 1},}}")
 
 
 def is_header_line(text: str) -> bool:
@@ -105,7 +107,14 @@ def read_pokerstars(
 
 
 def parse_pokerstars_bytes(data: bytes, source: str) -> Iterator[HandRecord | Reject]:
-    """Yield a hand or a reject for every hand of a file's bytes (see the module docs)."""
+    """Yield a hand or a reject for every hand of a file's bytes (see the module docs).
+
+    A file in UTF-16 (it starts with a UTF-16 byte-order mark) is one ``bad-encoding``
+    reject.
+    """
+    if data.startswith(UTF16_BOMS):
+        yield utf16_reject(source, data)
+        return
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
     try:
@@ -133,7 +142,8 @@ def _one_tool_per_file(items: Iterable[HandRecord | Reject]) -> Iterator[HandRec
             replace(item, converted=True) if isinstance(item, HandRecord) else item
             for item in buffered
         ]
-    yield from buffered
+    for item in buffered:
+        yield vet(item)
 
 
 def _blocks(lines: Sequence[Line]) -> Iterator[list[Line]]:
@@ -167,6 +177,10 @@ def _parse_block(block: list[Line], source: str) -> HandRecord | Reject:
         )
     match = HEADER_RE.match(first_text)
     hand_id = match.group("id") if match else None
+    hostile = _hostile_line(block)
+    if hostile is not None:
+        code, message, excerpt = hostile
+        return Reject(source, first_line, code, message, excerpt, hand_id=hand_id)
     try:
         record, _signs = parse_hand(block)
     except HandError as error:
@@ -180,6 +194,26 @@ def _parse_block(block: list[Line], source: str) -> HandRecord | Reject:
             hand_id=hand_id,
         )
     return _located(record, source, first_line)
+
+
+def _hostile_line(block: list[Line]) -> tuple[RejectCode, str, str] | None:
+    """Find a line too long to read, or a number too long to convert (``int`` refuses
+    4300 digits); real logs have neither."""
+    for number, text in block:
+        if len(text) <= MAX_DIGITS:
+            continue
+        if len(text) > MAX_LINE_BYTES:
+            message = (
+                f"line {number}: a line of {len(text)} characters is longer than the limit "
+                f"of {MAX_LINE_BYTES}"
+            )
+            return RejectCode.LINE_TOO_LONG, message, text[:EXCERPT_CHARS]
+        digits = _LONG_NUMBER_RE.search(text)
+        if digits is not None:
+            size = digits.end() - digits.start()
+            message = f"line {number}: a number of {size} digits (at most {MAX_DIGITS} are read)"
+            return RejectCode.MALFORMED_HAND, message, text[:EXCERPT_CHARS]
+    return None
 
 
 def _located(record: HandRecord, source: str, line: int) -> HandRecord:

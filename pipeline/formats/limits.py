@@ -1,0 +1,266 @@
+"""The limits every reader holds a hand to, so that hostile values end as rejects.
+
+A reader turns text into a :class:`~pipeline.model.HandRecord`; what it accepts must then
+go through replay, settlement and the lake (int64 money, int16 seats) without overflowing.
+:func:`vet` is the last step of every reader: it checks a hand against the limits below
+and makes sure a reject's text can be stored (no lone surrogates from undecodable bytes).
+
+Limits (each far beyond any real hand):
+
+- every amount is a whole number of units from 0 to :data:`MAX_AMOUNT`, and all the
+  amounts of a hand together stay within :data:`MAX_HAND_MONEY` (so every pot, stack and
+  pot-limit bound the engine derives fits in int64): else ``bad-amount``;
+- seat numbers run from 1 to :data:`MAX_SEAT` (pot numbers from 0), a hand lists at
+  most :data:`MAX_SEATS` seats and at most :data:`MAX_ACTIONS` actions: else
+  ``schema-violation``.
+
+>>> vet(Reject("f", 1, RejectCode.BAD_ENCODING, "bad", "caf\\udce9")).excerpt
+'caf\\ufffd'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import replace
+
+from pipeline.model import CashOut, Collection, HandRecord, SeatAmount
+from pipeline.violations import Reject, RejectCode
+
+__all__ = [
+    "MAX_ACTIONS",
+    "MAX_AMOUNT",
+    "MAX_DIGITS",
+    "MAX_HAND_MONEY",
+    "MAX_LINE_BYTES",
+    "MAX_SEAT",
+    "MAX_SEATS",
+    "UTF16_BOMS",
+    "clean_text",
+    "utf16_reject",
+    "vet",
+]
+
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+"""The byte-order marks that start UTF-16 (and UTF-32 little-endian) text."""
+
+MAX_LINE_BYTES = 16 * 1024 * 1024
+"""The longest line a reader takes; a longer one is rejected as ``line-too-long``."""
+
+MAX_DIGITS = 100
+"""The longest run of digits a text reader converts (Python refuses beyond 4300)."""
+
+MAX_AMOUNT = 10**15
+"""The largest amount read, in units (10 trillion dollars in cents)."""
+
+MAX_HAND_MONEY = 10**17
+"""The largest total of all the amounts of one hand, in units (int64 ends near 9.2e18)."""
+
+MAX_SEAT = 1000
+"""The largest seat number (and pot number)."""
+
+MAX_SEATS = 100
+"""The most seats one hand may list (a table seats at most 10; the engine flags more)."""
+
+MAX_ACTIONS = 10_000
+"""The most actions one hand may hold (real hands hold a few dozen)."""
+
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+
+
+def clean_text(text: str) -> str:
+    """Replace lone surrogates (undecodable bytes kept by ``surrogateescape``) with U+FFFD.
+
+    >>> clean_text("ok"), clean_text("\\udcff!")
+    ('ok', '\\ufffd!')
+    """
+    return _SURROGATE_RE.sub("\ufffd", text) if _SURROGATE_RE.search(text) else text
+
+
+def utf16_reject(source: str, head: bytes) -> Reject:
+    """Return the one reject for a whole file in UTF-16: hand logs are read as UTF-8.
+
+    >>> utf16_reject("h.jsonl", b"\\xff\\xfe{").code
+    <RejectCode.BAD_ENCODING: 'bad-encoding'>
+    """
+    order = "little" if head.startswith(b"\xff\xfe") else "big"
+    message = (
+        f"the file is UTF-16 ({order}-endian byte-order mark {head[:2].hex(' ').upper()}); "
+        "hand logs are read as UTF-8: convert it, e.g. iconv -f UTF-16 -t UTF-8"
+    )
+    text = head[2:200].decode("utf-16-le" if order == "little" else "utf-16-be", "replace")
+    return Reject(clean_text(source), 1, RejectCode.BAD_ENCODING, message, text[:80])
+
+
+def vet(item: HandRecord | Reject) -> HandRecord | Reject:
+    """Return a hand within the limits as it is, a hand beyond them as a reject.
+
+    A reject comes back with its text made storable (see :func:`clean_text`). Reject
+    codes: ``bad-amount`` (an amount negative or too large, or a hand's amounts adding up
+    beyond :data:`MAX_HAND_MONEY`), ``schema-violation`` (a seat number, or too many
+    seats or actions).
+    """
+    if isinstance(item, Reject):
+        return _clean_reject(item)
+    problem = _problem(item)
+    if problem is None:
+        if _SURROGATE_RE.search(item.source):
+            return replace(item, source=clean_text(item.source))
+        return item
+    code, field, message = problem
+    return Reject(
+        clean_text(item.source),
+        item.line,
+        code,
+        message,
+        "",
+        field,
+        clean_text(item.hand_id),
+    )
+
+
+def _clean_reject(reject: Reject) -> Reject:
+    texts = (reject.source, reject.message, reject.excerpt, reject.field, reject.hand_id)
+    if not any(text and _SURROGATE_RE.search(text) for text in texts):
+        return reject
+    return replace(
+        reject,
+        source=clean_text(reject.source),
+        message=clean_text(reject.message),
+        excerpt=clean_text(reject.excerpt),
+        field=None if reject.field is None else clean_text(reject.field),
+        hand_id=None if reject.hand_id is None else clean_text(reject.hand_id),
+    )
+
+
+def _problem(hand: HandRecord) -> tuple[RejectCode, str, str] | None:
+    """Return the first limit the hand breaks: (code, field, message), or ``None``."""
+    if len(hand.seats) > MAX_SEATS:
+        message = f"{len(hand.seats)} seats listed; a hand may list at most {MAX_SEATS}"
+        return RejectCode.SCHEMA_VIOLATION, "$.seats", message
+    if len(hand.actions) > MAX_ACTIONS:
+        message = f"{len(hand.actions)} actions; a hand may hold at most {MAX_ACTIONS}"
+        return RejectCode.SCHEMA_VIOLATION, "$.actions", message
+    if _within(hand):
+        return None
+    for field, seat in _seat_numbers(hand):
+        if not 1 <= seat <= MAX_SEAT:
+            message = f"{field}: seat {seat} is outside 1-{MAX_SEAT}"
+            return RejectCode.SCHEMA_VIOLATION, field, message
+    collected = () if hand.result is None else hand.result.collected
+    for i, collection in enumerate(collected):
+        if not 0 <= collection.pot <= MAX_SEAT:
+            field = f"$.result.collected[{i}].pot"
+            message = f"{field}: pot {collection.pot} is outside 0-{MAX_SEAT}"
+            return RejectCode.SCHEMA_VIOLATION, field, message
+    total = 0
+    for field, amount in _amounts(hand):
+        if amount < 0:
+            return RejectCode.BAD_AMOUNT, field, f"{field}: negative amount {amount}"
+        if amount > MAX_AMOUNT:
+            message = f"{field}: amount of {amount} units is beyond the limit of {MAX_AMOUNT}"
+            return RejectCode.BAD_AMOUNT, field, message
+        total += amount
+    message = f"the hand's amounts add up to {total} units, beyond the limit of {MAX_HAND_MONEY}"
+    return RejectCode.BAD_AMOUNT, "$", message
+
+
+def _within(hand: HandRecord) -> bool:
+    """Tell quickly (no field names built) whether every seat and amount is in range."""
+    game, result = hand.game, hand.result
+    seats = [hand.button, 1 if hand.hero is None else hand.hero]
+    seats += [s.seat for s in hand.seats]
+    seats += [a.seat for a in hand.actions if a.seat is not None]
+    amounts = [game.small_blind, game.big_blind, game.ante, game.small_bet or 0]
+    amounts.append(game.big_bet or 0)
+    amounts += [s.stack for s in hand.seats]
+    amounts += [s.bounty for s in hand.seats if s.bounty is not None]
+    amounts += [a.amount for a in hand.actions if a.amount is not None]
+    amounts += [a.to for a in hand.actions if a.to is not None]
+    if result is not None:
+        entries: tuple[Collection | CashOut | SeatAmount, ...] = (
+            *result.collected,
+            *result.cash_outs,
+            *result.final_stacks,
+            *result.bounties,
+        )
+        seats += [entry.seat for entry in entries]
+        amounts += [entry.amount for entry in entries]
+        amounts += [c.fee for c in result.cash_outs]
+        amounts += [f.amount for f in result.fees]
+        amounts += result.pots
+        amounts += [result.rake or 0, result.total_pot or 0, result.added]
+        if any(not 0 <= c.pot <= MAX_SEAT for c in result.collected):
+            return False
+    return (
+        min(seats) >= 1
+        and max(seats) <= MAX_SEAT
+        and min(amounts) >= 0
+        and max(amounts) <= MAX_AMOUNT
+        and sum(amounts) <= MAX_HAND_MONEY
+    )
+
+
+def _seat_numbers(hand: HandRecord) -> Iterator[tuple[str, int]]:
+    yield "$.button", hand.button
+    if hand.hero is not None:
+        yield "$.hero", hand.hero
+    for i, seat in enumerate(hand.seats):
+        yield f"$.seats[{i}].seat", seat.seat
+    for i, action in enumerate(hand.actions):
+        if action.seat is not None:
+            yield f"$.actions[{i}].seat", action.seat
+    result = hand.result
+    if result is None:
+        return
+    named: tuple[tuple[str, tuple[Collection | CashOut | SeatAmount, ...]], ...] = (
+        ("collected", result.collected),
+        ("cash_outs", result.cash_outs),
+        ("final_stacks", result.final_stacks),
+        ("bounties", result.bounties),
+    )
+    for name, entries in named:
+        for i, entry in enumerate(entries):
+            yield f"$.result.{name}[{i}].seat", entry.seat
+
+
+def _amounts(hand: HandRecord) -> Iterator[tuple[str, int]]:
+    game = hand.game
+    yield "$.game.small_blind", game.small_blind
+    yield "$.game.big_blind", game.big_blind
+    yield "$.game.ante", game.ante
+    if game.small_bet is not None:
+        yield "$.game.small_bet", game.small_bet
+    if game.big_bet is not None:
+        yield "$.game.big_bet", game.big_bet
+    for i, seat in enumerate(hand.seats):
+        yield f"$.seats[{i}].stack", seat.stack
+        if seat.bounty is not None:
+            yield f"$.seats[{i}].bounty", seat.bounty
+    for i, action in enumerate(hand.actions):
+        if action.amount is not None:
+            yield f"$.actions[{i}].amount", action.amount
+        if action.to is not None:
+            yield f"$.actions[{i}].to", action.to
+    result = hand.result
+    if result is None:
+        return
+    at = "$.result"
+    if result.rake is not None:
+        yield at + ".rake", result.rake
+    if result.total_pot is not None:
+        yield at + ".total_pot", result.total_pot
+    yield at + ".added", result.added
+    for i, pot in enumerate(result.pots):
+        yield f"{at}.pots[{i}]", pot
+    for i, collection in enumerate(result.collected):
+        yield f"{at}.collected[{i}].amount", collection.amount
+    for i, fee in enumerate(result.fees):
+        yield f"{at}.fees[{i}].amount", fee.amount
+    for i, cash_out in enumerate(result.cash_outs):
+        yield f"{at}.cash_outs[{i}].amount", cash_out.amount
+        yield f"{at}.cash_outs[{i}].fee", cash_out.fee
+    for i, stack in enumerate(result.final_stacks):
+        yield f"{at}.final_stacks[{i}].amount", stack.amount
+    for i, bounty in enumerate(result.bounties):
+        yield f"{at}.bounties[{i}].amount", bounty.amount
