@@ -300,3 +300,19 @@ def test_a_lake_written_before_a_column_existed_still_reads(tmp_path: Path) -> N
         (_count(lake, "seats"), 0)
     ]
     assert run_query(lake, "SELECT sum(vpip) FROM player_stats").rows == [(0,)]
+
+
+def test_a_chunk_may_hold_more_sites_than_an_int8_dictionary_counts(tmp_path: Path) -> None:
+    """Sites and currencies are open vocabularies: 200 in one chunk must not overflow."""
+    first = (SAMPLES / "plo.jsonl").read_text(encoding="utf-8").splitlines()[0]
+    lines = []
+    for k in range(200):
+        hand = json.loads(first)
+        hand["site"] = f"Room{k}"
+        lines.append(json.dumps(hand))
+    source = tmp_path / "rooms.jsonl"
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    report = run_lake([str(source)], tmp_path / "lake", workers=1)
+    assert report.hands == 200
+    rows = run_query(tmp_path / "lake", "SELECT count(DISTINCT site) FROM hands").rows
+    assert rows == [(200,)]

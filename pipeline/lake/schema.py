@@ -15,6 +15,8 @@ import pyarrow as pa
 __all__ = ["PARTITIONED", "TABLES", "describe", "snapshot"]
 
 _ENUM = pa.dictionary(pa.int8(), pa.string())
+_LABEL = pa.dictionary(pa.int32(), pa.string())
+"""Open vocabularies (sites, currencies): a chunk may hold more than an int8 index counts."""
 _MONEY = pa.int64()
 
 
@@ -23,7 +25,7 @@ def _f(name: str, kind: pa.DataType, doc: str, nullable: bool = True) -> pa.Fiel
 
 
 _KEY = [
-    _f("site", _ENUM, "The site or room that dealt the hand.", False),
+    _f("site", _LABEL, "The site or room that dealt the hand.", False),
     _f(
         "hand_id",
         pa.string(),
@@ -84,7 +86,7 @@ HANDS = pa.schema(
         _f("hole_cards", pa.int8(), "Hole cards per player: 4, 5 or 6.", False),
         _f("betting", _ENUM, "fixed-limit, pot-limit, no-limit or pl-preflop-nl-postflop.", False),
         _f("hi_lo", pa.bool_(), "Whether pots are split high/low (eight or better).", False),
-        _f("currency", _ENUM, "ISO currency, or CHIPS for tournament chips.", False),
+        _f("currency", _LABEL, "ISO currency, or CHIPS for tournament chips.", False),
         _f(
             "scale", pa.int8(), "Decimals of the money unit: amount / 10^scale is the value.", False
         ),
