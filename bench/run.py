@@ -8,6 +8,10 @@ hi/lo, interleaved, written to one temporary JSON Lines file. On it, in this one
   (best of ``--repeat`` runs);
 - ``croupier run``, two workers: the same into another fresh lake (the time includes
   starting the worker processes, as a real run's does); the ratio to one worker;
+- ``croupier run --executor dask``: the same on a local Dask cluster of two single-threaded
+  worker processes, once starting the cluster (as ``croupier run`` does) and once on a
+  cluster already up (what a long-lived cluster costs per run); their ratios to the two
+  local processes, and whether the lake has the same rows (skipped without Dask);
 - PokerKit replaying the same hands through ``tests.pokerkit_bridge`` (deal, every action,
   showdown and payout). PokerKit has no pot-limit hi/lo game, so it plays a sample of the
   pot-limit Omaha high hands it can represent (``--pokerkit-hands``), and only those;
@@ -47,6 +51,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
+from pipeline.executors import ChunkExecutor, ExecutorError, open_executor
 from pipeline.formats.jsonl import decode_line, iter_lines, read_jsonl, write_jsonl
 from pipeline.generate.play import GameChoice, generate_hands
 from pipeline.lake.manifest import load_manifest
@@ -139,12 +144,17 @@ def copy_head(source: Path, target: Path, lines: int) -> None:
 
 
 def time_run(
-    path: Path, lake: Path, workers: int, chunk_hands: int, repeat: int = 1
+    path: Path,
+    lake: Path,
+    workers: int,
+    chunk_hands: int,
+    repeat: int = 1,
+    executor: str | ChunkExecutor = "local",
 ) -> tuple[float, int]:
     """Run ``croupier run`` on one input into fresh lakes ``repeat`` times.
 
     Returns the fastest run's seconds and its hands; the last run's lake is kept at
-    ``lake`` (the others are removed).
+    ``lake`` (the others are removed). ``executor`` is passed to ``run_lake``.
     """
     best = float("inf")
     hands = 0
@@ -152,7 +162,9 @@ def time_run(
         if attempt:
             shutil.rmtree(lake)
         start = time.perf_counter()
-        report = run_lake([str(path)], lake, workers=workers, chunk_hands=chunk_hands)
+        report = run_lake(
+            [str(path)], lake, workers=workers, chunk_hands=chunk_hands, executor=executor
+        )
         best = min(best, time.perf_counter() - start)
         if not report.committed:
             raise RuntimeError(f"the run into {lake} did not commit")
@@ -314,6 +326,38 @@ def child_run(path: str, lake: str, chunk_hands: int) -> int:
 # --------------------------------------------------------------------------- report
 
 
+def measure_dask(
+    source: Path,
+    work: Path,
+    args: argparse.Namespace,
+    rows: dict[str, Row],
+    tables: dict[str, int],
+) -> dict[str, object]:
+    """Time two-worker runs on a local Dask cluster (into ``rows``); return the checks."""
+    print("croupier run --executor dask, 2 workers (cluster started by the run)", flush=True)
+    try:
+        seconds, hands = time_run(
+            source, work / "lake-dask", 2, args.chunk_hands, args.repeat, executor="dask"
+        )
+    except ExecutorError as error:  # Dask is an optional extra
+        return {"dask": str(error)}
+    rows["dask2"] = _row("dask, 2 workers (starts cluster)", "PLO + PLO8", hands, seconds)
+    checks: dict[str, object] = {"dask_same_rows": rows_per_table(work / "lake-dask") == tables}
+    print("croupier run --executor dask, 2 workers (cluster already up)", flush=True)
+    cluster = open_executor("dask", workers=2)
+    try:
+        seconds, hands = time_run(
+            source, work / "lake-dask-up", 2, args.chunk_hands, args.repeat, executor=cluster
+        )
+    finally:
+        cluster.close()
+    rows["dask2_up"] = _row("dask, 2 workers (cluster up)", "PLO + PLO8", hands, seconds)
+    processes = rows["run2"].hands_per_second
+    for key in ("dask2", "dask2_up"):
+        checks[f"{key}_vs_2_processes"] = round(rows[key].hands_per_second / processes, 3)
+    return checks
+
+
 def _row(name: str, hand_set: str, hands: int, seconds: float) -> Row:
     return Row(name, hand_set, hands, seconds, hands / seconds if seconds > 0 else 0.0)
 
@@ -435,6 +479,7 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, object]:
     seconds, hands2 = time_run(source, work / "lake-2", 2, args.chunk_hands, args.repeat)
     rows["run2"] = _row("croupier run, 2 workers", "PLO + PLO8", hands2, seconds)
     checks["two_workers_same_rows"] = rows_per_table(work / "lake-2") == tables
+    checks.update(measure_dask(source, work, args, rows, tables))
 
     print("floor: decode + write the same rows", flush=True)
     decoding, writing, decoded, rewritten = time_floor(source, work / "lake-1", work / "floor")

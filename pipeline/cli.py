@@ -364,7 +364,13 @@ def run_command(
     ],
     out: Annotated[Path, typer.Option("--out", help="The lake folder.")] = Path("lake"),
     workers: Annotated[
-        int | None, typer.Option("--workers", min=1, help="Processes (default: every core).")
+        int | None,
+        typer.Option(
+            "--workers",
+            min=1,
+            help="Processes, or with --executor dask the local cluster's workers "
+            "(default: every core; a remote cluster uses its own workers).",
+        ),
     ] = None,
     rules: Rules = "standard",
     replace: Annotated[
@@ -373,6 +379,34 @@ def run_command(
     input_format: InputFormat = None,
     fmt: Annotated[str, typer.Option("--format", help="Summary: table or json.")] = "table",
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress, no summary.")] = False,
+    executor: Annotated[
+        str,
+        typer.Option(
+            "--executor",
+            help="Where chunks run: local (processes on this machine) or dask (a Dask "
+            "cluster; needs pip install 'croupier[dask]').",
+        ),
+    ] = "local",
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            "--scheduler",
+            metavar="ADDR",
+            help="With --executor dask: a running scheduler (tcp://HOST:8786) instead of a "
+            "local cluster. Its workers write to the lake themselves: --out must be the same "
+            "path on a filesystem they all share (or use --staging).",
+        ),
+    ] = None,
+    staging: Annotated[
+        str | None,
+        typer.Option(
+            "--staging",
+            metavar="URL",
+            help="Stage the chunks' files at an fsspec URL (s3://bucket/path, file://…) "
+            "instead of the lake's folder, for workers that do not share it; the run "
+            "fetches them into the lake. Needs pip install 'croupier[fsspec]'.",
+        ),
+    ] = None,
 ) -> None:
     """Judge and settle every hand of the inputs and commit them to the Parquet lake.
 
@@ -380,11 +414,23 @@ def run_command(
     README), partitioned by month of play. The run's manifest entry is the commit point: a
     crashed or interrupted run leaves the lake as it was. Inputs already ingested are
     skipped (unless --replace); hands already in the lake are counted as duplicates.
+    With --executor dask the chunks run on a Dask cluster and the lake is the same.
 
     Example: [bold]croupier run data/sample --out lake[/]
+
+    Example: [bold]croupier run hands/ --out /shared/lake --executor dask --scheduler
+    tcp://head:8786[/]
     """
+    from pipeline.executors import EXECUTORS, ExecutorError
+
     if fmt not in ("table", "json"):
         raise typer.BadParameter(f"unknown format {fmt!r}; choose table or json")
+    if executor not in EXECUTORS:
+        raise typer.BadParameter(f"unknown executor {executor!r}; choose local or dask")
+    if scheduler is not None and executor != "dask":
+        raise typer.BadParameter("--scheduler needs --executor dask")
+    if staging is not None and "://" not in staging:
+        raise typer.BadParameter(f"--staging {staging!r} is not a URL (scheme://path)")
     _check_input_format(input_format)
     rule_set = _rules(rules)
     try:
@@ -397,8 +443,12 @@ def run_command(
                 replace=replace,
                 input_format=input_format,
                 on_progress=on_progress,
+                executor=executor,
+                scheduler=scheduler,
+                executor_logs=bool(_state["debug"]),
+                staging_url=staging,
             )
-    except LakeLocked as error:
+    except (LakeLocked, ExecutorError) as error:
         raise _fail(str(error)) from None
     if fmt == "json":
         typer.echo(json.dumps(_report_dict(report), ensure_ascii=False))

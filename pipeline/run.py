@@ -3,7 +3,9 @@
 ``run_lake(inputs, lake)`` discovers the input files, skips those already ingested
 (unless ``replace``), cuts each into chunks of lines, and has each chunk processed by
 :func:`process_chunk` (read → replay → settle in one batch → rows → Parquet files in the
-run's staging area) on ``workers`` processes. The driver keeps the chunks in input order,
+run's staging area) by an executor (:mod:`pipeline.executors`: ``workers`` local
+processes, or a Dask cluster whose workers share the lake's filesystem). The driver takes
+the chunks' results in input order,
 drops hands already in the lake (same site and hand id) or seen earlier in the run, moves
 the files into place, and commits the run's manifest entry last. A crash at any point
 before that leaves the lake as it was; the next run cleans up.
@@ -11,19 +13,20 @@ before that leaves the lake as it was; the next run cleans up.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import gc
 import hashlib
 import itertools
 import os
 import secrets
+import socket
 import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from multiprocessing import get_context
 from pathlib import Path
 from typing import IO
 
@@ -33,6 +36,7 @@ import pyarrow.parquet as pq
 
 from pipeline import __version__
 from pipeline.check import discover
+from pipeline.executors import EXECUTORS, ChunkExecutor, ExecutorError, open_executor
 from pipeline.formats import INPUT_FORMATS, detect_format, read_hands
 from pipeline.formats.jsonl import decode_line, iter_lines
 from pipeline.lake.manifest import (
@@ -44,6 +48,7 @@ from pipeline.lake.manifest import (
 )
 from pipeline.lake.rows import ChunkRows
 from pipeline.lake.schema import PARTITIONED
+from pipeline.lake.staged import fetch, has_fsspec, is_url, remove, write_staged
 from pipeline.lake.store import clean_orphans, lake_lock, publish, staging_dir
 from pipeline.model import HandRecord
 from pipeline.rules import STANDARD, RuleSet, replay
@@ -110,9 +115,7 @@ def _write_table(result: ChunkResult, task: ChunkTask, name: str, table: pa.Tabl
     else:
         groups = [(f"{name}/{part}", table)]
     for relative, rows in groups:
-        staged = Path(task.staging) / relative
-        staged.parent.mkdir(parents=True, exist_ok=True)
-        pq.write_table(rows, staged, compression="zstd")
+        write_staged(rows, task.staging, relative)
         result.files.append((name, relative, rows.num_rows))
 
 
@@ -120,7 +123,13 @@ def process_chunk(task: ChunkTask) -> ChunkResult:
     """Read, replay, settle and write one chunk: the unit of work of every executor.
 
     A plain function of its task (no shared state), so processes or a cluster can run it.
-    Hands repeated within the chunk are counted as duplicates (the first is kept).
+    Hands repeated within the chunk are counted as duplicates (the first is kept). Each
+    file is named for the run, the chunk and the table (and month), written under a
+    temporary name and renamed: a task run again (its worker died) replaces its own files
+    only, and the driver publishes only the files its result lists. Raises
+    ``FileNotFoundError`` when the run's staging folder is not visible here (a cluster
+    worker that does not share the lake's filesystem). ``task.staging`` may be an fsspec
+    URL (see :mod:`pipeline.lake.staged`).
     """
     gc_was_on = gc.isenabled()
     gc.disable()  # a chunk's objects die by reference counting; collection was a fifth of its time
@@ -132,6 +141,13 @@ def process_chunk(task: ChunkTask) -> ChunkResult:
 
 
 def _process(task: ChunkTask) -> ChunkResult:
+    if not is_url(task.staging) and not os.path.isdir(task.staging):
+        raise FileNotFoundError(
+            errno.ENOENT,
+            f"the run's staging folder is not visible on {socket.gethostname()} "
+            "(the lake must be on a filesystem every worker shares)",
+            task.staging,
+        )
     result = ChunkResult(task.task_id, task.input_sha)
     rows = ChunkRows(task.run_id)
     hands: list[HandRecord] = []
@@ -294,25 +310,49 @@ def run_lake(
     input_format: str | None = None,
     chunk_hands: int = CHUNK_HANDS,
     on_progress: Progress | None = None,
-    executor: Executor | None = None,
+    executor: str | ChunkExecutor = "local",
+    scheduler: str | None = None,
+    executor_logs: bool = False,
+    staging_url: str | None = None,
 ) -> RunReport:
     """Ingest the inputs into the lake and commit the run; return what it did.
 
-    Raises :class:`~pipeline.lake.store.LakeLocked` when another run holds the lake, and
-    ``OSError`` for unreadable inputs or a full disk, in which case nothing is committed.
+    ``executor`` is ``local`` (``workers`` processes, default every core; 1: this
+    process), ``dask`` (a local Dask cluster of ``workers`` processes, or the cluster of
+    ``scheduler``, whose workers must see the lake at the same path), or an open
+    :class:`~pipeline.executors.ChunkExecutor` (the caller closes it). An executor named
+    here is opened only when there is something to ingest and closed before returning;
+    ``executor_logs`` lets Dask's log messages through. Whichever runs the tasks, the
+    driver commits the same lake. ``staging_url`` (an fsspec URL) has the tasks write
+    their files there, under the run's id, instead of the lake's staging folder, for
+    workers that do not share the lake's filesystem; the driver fetches them.
+
+    Raises :class:`~pipeline.lake.store.LakeLocked` when another run holds the lake,
+    :class:`~pipeline.executors.ExecutorError` when the executor cannot be opened or a
+    task fails for good, and ``OSError`` for unreadable inputs or a full disk; in every
+    case nothing is committed.
     """
     if input_format is not None and input_format not in INPUT_FORMATS:
         known = ", ".join(INPUT_FORMATS)
         raise ValueError(f"unknown input format {input_format!r}; known: {known}")
+    if isinstance(executor, str) and executor not in EXECUTORS:
+        raise ValueError(f"unknown executor {executor!r}; choose from {', '.join(EXECUTORS)}")
+    if scheduler is not None and executor != "dask":
+        raise ValueError("a scheduler address needs the dask executor")
+    if staging_url is not None and not is_url(staging_url):
+        raise ValueError(f"the staging location {staging_url!r} is not a URL (scheme://path)")
+    if staging_url is not None and not has_fsspec():
+        raise ExecutorError("staging at a URL needs fsspec: pip install 'croupier[fsspec]'")
     root = Path(lake)
     started = time.perf_counter()
     started_at = datetime.now(UTC).isoformat(timespec="seconds")
     report = RunReport(run_id=_new_run_id(), lake=str(root))
     progress = on_progress or (lambda event, n: None)
-    with lake_lock(root):
+    with lake_lock(root), _cleaned_on_failure(root):
         manifest = load_manifest(root)
         clean_orphans(root, manifest)
         staging = staging_dir(root, report.run_id)
+        remote = f"{staging_url.rstrip('/')}/{report.run_id}" if staging_url else None
         ingested = manifest.ingested()
         live = manifest.live_files()
         names = list(discover(inputs))
@@ -335,10 +375,11 @@ def run_lake(
         )
         added: list[FileEntry] = []
         count = workers if workers is not None else (os.cpu_count() or 1)
-        own_pool = executor is None and count > 1 and plan
-        pool: Executor | None = executor
-        if own_pool:
-            pool = ProcessPoolExecutor(max_workers=count, mp_context=get_context("forkserver"))
+        pool: ChunkExecutor | None = None
+        if not isinstance(executor, str):
+            pool = executor
+        elif plan:
+            pool = open_executor(executor, workers=count, scheduler=scheduler, logs=executor_logs)
         try:
             task_id = 0
             for name, sha, size in plan:
@@ -351,21 +392,28 @@ def run_lake(
                     sha,
                     report.run_id,
                     rules,
-                    str(staging),
-                    _chunk_size(chunk_hands, size, count),
+                    remote or str(staging),
+                    _chunk_size(chunk_hands, size, pool.slots if pool else count),
                     task_id,
                     entry,
                     input_format,
                 )
-                for result in _execute(pool, tasks, count):
+                assert pool is not None  # opened whenever there is a plan
+                for result in pool.map(process_chunk, tasks):
                     task_id = max(task_id, result.task_id + 1)
+                    if remote is not None:
+                        for _, relative, _ in result.files:
+                            fetch(remote, relative, staging)
                     _account(result, entry, report, keys_seen, staging, added)
                     progress("hands", result.read)
                 for f in added[first_file:]:
                     f.input = entry.sha256  # stdin's hash is known only once it is read
         finally:
-            if own_pool and pool is not None:
-                pool.shutdown(cancel_futures=True)
+            if isinstance(executor, str) and pool is not None:
+                pool.close()
+            if remote is not None:
+                with contextlib.suppress(OSError):  # leftovers named for the run, harmless
+                    remove(remote)
         for f in added:
             publish(root, staging / f.path, f.path)
         run = RunEntry(
@@ -389,6 +437,23 @@ def run_lake(
     report.retired = len(retire)
     report.seconds = time.perf_counter() - started
     return report
+
+
+@contextlib.contextmanager
+def _cleaned_on_failure(lake: Path) -> Iterator[None]:
+    """Remove what a run stopped by its environment leaves (staged files, files moved
+    but not committed): a full disk, an unreadable input, a task that failed for good.
+
+    The lake reads the same either way (the manifest lists none of them); this spares the
+    disk and keeps the folder as it was. Errors while cleaning never hide the first. After
+    anything else (a bug, an interrupt, a kill) the leftovers wait for the next run.
+    """
+    try:
+        yield
+    except (OSError, ExecutorError):
+        with contextlib.suppress(Exception):
+            clean_orphans(lake, load_manifest(lake))
+        raise
 
 
 BYTES_PER_HAND = 2000
@@ -449,23 +514,6 @@ def _tasks_of(
         for lines, rejects in _chunks(stream, name, size):
             yield ChunkTask(task_id, name, sha, lines, rejects, run_id, rules, staging)
             task_id += 1
-
-
-def _execute(
-    pool: Executor | None, tasks: Iterator[ChunkTask], workers: int
-) -> Iterator[ChunkResult]:
-    """Run tasks in order, keeping at most twice the workers in flight (flat memory)."""
-    if pool is None:
-        for task in tasks:
-            yield process_chunk(task)
-        return
-    pending: list[Future[ChunkResult]] = []
-    for task in tasks:
-        pending.append(pool.submit(process_chunk, task))
-        if len(pending) >= 2 * workers:
-            yield pending.pop(0).result()
-    for future in pending:
-        yield future.result()
 
 
 def _account(

@@ -1,0 +1,91 @@
+"""Writing a chunk's staged files: to the lake's staging folder, or to an fsspec URL.
+
+A chunk's file is written under a temporary name beside its final one and then renamed
+(moved), so a staged name holds a whole file or nothing; names are the chunk's own, so a
+task run again replaces its own files only.
+
+Cluster workers that do not share the lake's filesystem stage on an object store instead
+(any fsspec URL: ``s3://bucket/croupier-staging``, ``gcs://…``, ``file://…``, needs
+``pip install 'croupier[fsspec]'`` and the store's own fsspec package): the driver
+fetches each file a chunk's result lists into the lake's local staging folder, then
+commits as always, and removes the run's folder from the store when the run ends. The
+lake itself stays on the driver's filesystem.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+__all__ = ["fetch", "has_fsspec", "is_url", "remove", "write_staged"]
+
+
+def is_url(location: str) -> bool:
+    """Return whether a staging location is an fsspec URL rather than a local folder.
+
+    >>> is_url("memory://staging"), is_url("/shared/lake/_staging/r1")
+    (True, False)
+    """
+    return "://" in location
+
+
+def has_fsspec() -> bool:
+    """Return whether fsspec (the ``fsspec`` extra) can be imported."""
+    try:
+        importlib.import_module("fsspec")
+    except ImportError:
+        return False
+    return True
+
+
+def _filesystem(url: str) -> tuple[Any, str]:
+    """Return the fsspec filesystem of a URL and the URL's path on it."""
+    fsspec: Any = importlib.import_module("fsspec")  # optional, and untyped
+    fs, root = fsspec.core.url_to_fs(url)
+    return fs, str(root).rstrip("/")
+
+
+def _partial(name: str) -> str:
+    return f".{name}.{secrets.token_hex(4)}.tmp"
+
+
+def write_staged(table: pa.Table, staging: str, relative: str) -> None:
+    """Write one staged Parquet file (zstd) at ``relative`` under a folder or a URL."""
+    if not is_url(staging):
+        target = Path(staging) / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial = target.with_name(_partial(target.name))
+        pq.write_table(table, partial, compression="zstd")
+        os.replace(partial, target)
+        return
+    fs, root = _filesystem(staging)
+    target_path = f"{root}/{relative}"
+    folder, _, name = target_path.rpartition("/")
+    fs.makedirs(folder, exist_ok=True)
+    partial_path = f"{folder}/{_partial(name)}"
+    with fs.open(partial_path, "wb") as out:
+        pq.write_table(table, out, compression="zstd")
+    fs.mv(partial_path, target_path)
+
+
+def fetch(url: str, relative: str, local: Path) -> None:
+    """Copy one staged file from a URL into the local staging folder ``local``."""
+    fs, root = _filesystem(url)
+    target = local / relative
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(_partial(target.name))
+    fs.get_file(f"{root}/{relative}", str(partial))
+    os.replace(partial, target)
+
+
+def remove(url: str) -> None:
+    """Remove a run's staging folder from a URL (nothing if it is not there)."""
+    fs, root = _filesystem(url)
+    if fs.exists(root):
+        fs.rm(root, recursive=True)
