@@ -27,6 +27,7 @@ from pipeline.check import CheckSummary, Judged, check_paths, violation_record
 from pipeline.convert import OUTPUT_FORMATS, convert
 from pipeline.formats import INPUT_FORMATS
 from pipeline.formats.jsonl import write_jsonl
+from pipeline.formats.limits import clean_text
 from pipeline.generate import GameChoice, RakePolicy, generate_hands
 from pipeline.lake.query import NoLake, NotReadOnly, QueryResult, run_query
 from pipeline.lake.store import LakeLocked
@@ -463,7 +464,7 @@ def _report_dict(report: RunReport) -> dict[str, object]:
         "hands": report.hands,
         "rejects": report.rejects,
         "duplicates": report.duplicates,
-        "skipped": report.skipped,
+        "skipped": [clean_text(path) for path in report.skipped],
         "statuses": dict(report.statuses),
         "violations": dict(report.codes),
         "payouts_match": dict(report.payouts),
@@ -472,7 +473,7 @@ def _report_dict(report: RunReport) -> dict[str, object]:
         "seconds": round(report.seconds, 3),
         "inputs": [
             {
-                "path": i.path,
+                "path": clean_text(i.path),  # a file name's undecodable bytes: U+FFFD
                 "sha256": i.sha256,
                 "size": i.size,
                 "read": i.read,

@@ -39,6 +39,7 @@ from pipeline.check import discover
 from pipeline.executors import EXECUTORS, ChunkExecutor, ExecutorError, open_executor
 from pipeline.formats import INPUT_FORMATS, detect_format, read_hands
 from pipeline.formats.jsonl import decode_line, iter_lines
+from pipeline.lake.keys import KeySet
 from pipeline.lake.manifest import (
     FileEntry,
     InputEntry,
@@ -269,8 +270,9 @@ def _chunks(
         yield lines, rejects
 
 
-def _existing_keys(lake: Path, files: Iterable[str]) -> set[tuple[str, str]]:
-    keys: set[tuple[str, str]] = set()
+def _existing_keys(lake: Path, files: Iterable[str]) -> KeySet:
+    """Return the keys of the hands the lake's committed ``hands`` files hold."""
+    keys = KeySet()
     for relative in files:
         table = pq.read_table(lake / relative, columns=["site", "hand_id"])
         sites = table["site"].cast(pa.string()).to_pylist()
@@ -355,7 +357,7 @@ def run_lake(
         remote = f"{staging_url.rstrip('/')}/{report.run_id}" if staging_url else None
         ingested = manifest.ingested()
         live = manifest.live_files()
-        names = list(discover(inputs))
+        names = list(discover(inputs, regular_only=True))
         plan: list[tuple[str, str, int]] = []
         retire: set[str] = set()
         for name in names:
@@ -520,12 +522,12 @@ def _account(
     result: ChunkResult,
     entry: InputEntry,
     report: RunReport,
-    seen: set[tuple[str, str]],
+    seen: KeySet,
     staging: Path,
     added: list[FileEntry],
 ) -> None:
     """Count a chunk's hands, drop those already seen, and list its files to publish."""
-    repeats = {key for key in result.keys if key in seen}
+    repeats = seen.present(result.keys)
     files = result.files
     if repeats:
         files = _drop_hands(staging, files, repeats)

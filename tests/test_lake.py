@@ -316,3 +316,20 @@ def test_a_chunk_may_hold_more_sites_than_an_int8_dictionary_counts(tmp_path: Pa
     assert report.hands == 200
     rows = run_query(tmp_path / "lake", "SELECT count(DISTINCT site) FROM hands").rows
     assert rows == [(200,)]
+
+
+def test_json_summary_survives_a_file_name_that_is_not_utf8(tmp_path: Path) -> None:
+    folder = os.fsencode(tmp_path)
+    name = os.path.join(folder, b"caf\xe9.jsonl")
+    with open(name, "wb") as out:
+        out.write((SAMPLES / "plo.jsonl").read_bytes())
+    args = ["--out", str(tmp_path / "lake"), "--format", "json", "--workers", "1"]
+    done = subprocess.run(
+        [sys.executable, "-m", "pipeline.cli", "run", os.fsdecode(name), *args],
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    summary = json.loads(done.stdout)
+    assert summary["hands"] == 5
+    assert summary["inputs"][0]["path"].endswith("caf\ufffd.jsonl")

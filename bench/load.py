@@ -1,0 +1,188 @@
+"""Load: millions of generated hands streamed through ``croupier run -`` with flat memory.
+
+``python -m bench.load --hands 5000000`` runs ``croupier generate … -o - | croupier run -``
+(no input file is written), samples the memory of the run's whole process tree every
+second, then times DuckDB queries and ``croupier stats`` on the lake. It checks the free
+disk first and scales the number of hands down, saying so, when the disk is short.
+Writes ``bench/results/load.json`` and prints a summary.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+RESULTS = Path(__file__).resolve().parent / "results"
+BYTES_PER_HAND = 1200
+"""Lake bytes per generated hand (measured: about 1 KB), with room to spare."""
+HEADROOM = 2 * 1024**3
+"""Free disk left untouched by the run."""
+
+QUERIES = {
+    "hands by variant": "SELECT * FROM hands_by_variant",
+    "violations by code": "SELECT * FROM violations_by_code",
+    "biggest pots": "SELECT hand_id, total_pot FROM hands ORDER BY total_pot DESC LIMIT 10",
+    "net by position": "SELECT position, sum(net) FROM seats GROUP BY position",
+}
+
+
+def _tree(root: int) -> list[int]:
+    """Return ``root`` and every process descended from it (from /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(entry))
+    out, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        out.append(pid)
+        todo.extend(children.get(pid, []))
+    return out
+
+
+def _rss(pid: int) -> int:
+    """Return a process's resident memory in bytes (0 when it is gone)."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+def plan(hands: int, folder: Path) -> tuple[int, str | None]:
+    """Return the hands the free disk allows (at most ``hands``) and why fewer, if fewer."""
+    free = shutil.disk_usage(folder).free - HEADROOM
+    fits = max(0, free // BYTES_PER_HAND)
+    if fits >= hands:
+        return hands, None
+    return int(fits), (
+        f"only {free / 1e9:.1f} GB free beside {folder}: running {fits:,} hands, not {hands:,}"
+    )
+
+
+def run(hands: int, lake: Path, workers: int, seed: int) -> dict[str, object]:
+    """Stream ``hands`` generated hands into ``lake``; return the measurements."""
+    croupier = [sys.executable, "-m", "pipeline.cli"]
+    generate = subprocess.Popen(
+        [*croupier, "generate", "--hands", str(hands), "--seed", str(seed), "-o", "-"],
+        stdout=subprocess.PIPE,
+    )
+    assert generate.stdout is not None
+    began = time.perf_counter()
+    ingest = subprocess.Popen(
+        [
+            *croupier,
+            "run",
+            "-",
+            "--out",
+            str(lake),
+            "-q",
+            "--format",
+            "json",
+            "--workers",
+            str(workers),
+        ],
+        stdin=generate.stdout,
+        stdout=subprocess.PIPE,
+    )
+    generate.stdout.close()
+    samples: list[tuple[float, int]] = []
+    while ingest.poll() is None:
+        samples.append((time.perf_counter() - began, sum(map(_rss, _tree(ingest.pid)))))
+        if len(samples) % 60 == 0:
+            print(f"  {samples[-1][0] / 60:.0f} min: {samples[-1][1] / 2**20:.0f} MB", flush=True)
+        time.sleep(1.0)
+    seconds = time.perf_counter() - began
+    out = ingest.stdout.read() if ingest.stdout else b""
+    if generate.wait() != 0 or ingest.returncode != 0:
+        raise SystemExit(
+            f"the run failed (generate {generate.returncode}, run {ingest.returncode})"
+        )
+    summary = json.loads(out)
+    rss = [r for _, r in samples if r]
+    quarter = rss[len(rss) // 4 : len(rss) // 2] or rss
+    last = rss[-max(1, len(rss) // 4) :] or rss
+    timings: dict[str, float] = {}
+    for name, sql in QUERIES.items():
+        start = time.perf_counter()
+        subprocess.run(
+            [*croupier, "query", sql, "--lake", str(lake), "--format", "csv"],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+        timings[name] = round(time.perf_counter() - start, 2)
+    start = time.perf_counter()
+    subprocess.run(
+        [*croupier, "stats", "--lake", str(lake), "--by", "variant", "--format", "csv"],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    timings["croupier stats --by variant"] = round(time.perf_counter() - start, 2)
+    size = sum(p.stat().st_size for p in lake.rglob("*") if p.is_file())
+    return {
+        "hands": hands,
+        "workers": workers,
+        "seconds": round(seconds, 1),
+        "hands_per_second": round(hands / seconds),
+        "summary": summary,
+        "peak_rss_mb": round(max(rss, default=0) / 2**20),
+        "rss_mb_second_quarter": round(max(quarter, default=0) / 2**20),
+        "rss_mb_last_quarter": round(max(last, default=0) / 2**20),
+        "rss_mb_every_minute": [round(r / 2**20) for t, r in samples if int(t) % 60 == 0],
+        "lake_gb": round(size / 1e9, 2),
+        "query_seconds": timings,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the load benchmark; return 0."""
+    parser = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__)
+    parser.add_argument("--hands", type=int, default=5_000_000)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--lake", type=Path, default=None, help="Keep the lake here.")
+    parser.add_argument("--report", type=Path, default=RESULTS / "load.json")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="croupier-load-") as scratch:
+        lake = args.lake or Path(scratch) / "lake"
+        lake.parent.mkdir(parents=True, exist_ok=True)
+        hands, why = plan(args.hands, lake.parent)
+        if why:
+            print(why, flush=True)
+        if hands < 1000:
+            print("not enough free disk for a load test", file=sys.stderr)
+            return 3
+        report = run(hands, lake, args.workers, args.seed)
+        report["scaled_down"] = why
+    args.report.parent.mkdir(parents=True, exist_ok=True)
+    args.report.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+    print(
+        f"{report['hands']:,} hands in {report['seconds']} s ({report['hands_per_second']:,}"
+        f" hands/s, {args.workers} workers); peak memory {report['peak_rss_mb']} MB"
+        f" (2nd quarter {report['rss_mb_second_quarter']} MB, last quarter"
+        f" {report['rss_mb_last_quarter']} MB); lake {report['lake_gb']} GB"
+    )
+    for name, seconds in dict(report["query_seconds"]).items():  # type: ignore[call-overload]
+        print(f"  {name}: {seconds} s")
+    print(f"report: {args.report}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
