@@ -18,6 +18,8 @@ import importlib
 import logging
 import os
 import secrets
+import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -90,7 +92,12 @@ class ProcessExecutor:
 
     def __init__(self, workers: int) -> None:
         self.slots = workers
-        self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("forkserver"))
+        self._pool = ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=get_context("forkserver"),
+            initializer=_watch_driver,
+            initargs=(os.getpid(),),
+        )
 
     def map(self, fn: Callable[[T], R], tasks: Iterable[T]) -> Iterator[R]:
         """Yield ``fn(task)`` for every task, in task order, twice the slots in flight."""
@@ -109,6 +116,26 @@ class ProcessExecutor:
     def close(self) -> None:
         """Shut the pool down, cancelling queued tasks."""
         self._pool.shutdown(cancel_futures=True)
+
+
+def _watch_driver(driver: int, every: float = 1.0) -> None:
+    """In a pool worker: exit as soon as the driver process is gone (``kill -9``).
+
+    Without this, workers of a killed run go on with their queued chunks, writing into a
+    staging folder nobody will commit, until their pipe breaks.
+    """
+
+    def watch() -> None:
+        while True:
+            time.sleep(every)
+            try:
+                os.kill(driver, 0)
+            except ProcessLookupError:
+                os._exit(1)
+            except PermissionError:  # pragma: no cover - the pid was reused by another user
+                os._exit(1)
+
+    threading.Thread(target=watch, name="croupier-watch-driver", daemon=True).start()
 
 
 def _run_task(fn: Callable[[T], R], task: T) -> R:

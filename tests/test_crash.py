@@ -173,3 +173,49 @@ def test_a_fifo_named_as_an_input_stops_the_run_at_once(tmp_path: Path) -> None:
     assert proc.returncode == 3
     assert str(fifo) in err.decode()
     assert not (tmp_path / "lake" / "_manifest.json").exists()
+
+
+def _descendants(root: int) -> set[int]:
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", encoding="ascii") as stat:
+                    parent = int(stat.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError):
+                continue
+            children.setdefault(parent, []).append(int(entry))
+    found: set[int] = set()
+    todo = [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.add(child)
+            todo.append(child)
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to find the workers")
+def test_workers_stop_when_their_run_is_killed(inputs: tuple[Path, Path], tmp_path: Path) -> None:
+    """kill -9 of the run alone (not its process group): its workers exit within seconds."""
+    _, second = inputs
+    proc = _croupier("run", str(second), "--out", str(tmp_path / "lake"), "-q", "--workers", "2")
+    deadline = time.monotonic() + 60
+    workers: set[int] = set()
+    while time.monotonic() < deadline and len(workers) < 3:  # the forkserver and two workers
+        time.sleep(0.2)
+        workers = _descendants(proc.pid)
+    assert len(workers) >= 3, "the run started no workers"
+    proc.kill()
+    proc.wait(timeout=30)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and any(_alive(p) for p in workers):
+        time.sleep(0.2)
+    assert not [p for p in workers if _alive(p)], "workers of the killed run are still running"
