@@ -115,9 +115,8 @@ def run(hands: int, lake: Path, workers: int, seed: int) -> dict[str, object]:
             f"the run failed (generate {generate.returncode}, run {ingest.returncode})"
         )
     summary = json.loads(out)
-    rss = [r for _, r in samples if r]
-    quarter = rss[len(rss) // 4 : len(rss) // 2] or rss
-    last = rss[-max(1, len(rss) // 4) :] or rss
+    rss = [r for _, r in samples if r] or [0]
+    tenths = [max(rss[k * len(rss) // 10 : (k + 1) * len(rss) // 10] or [0]) for k in range(10)]
     timings: dict[str, float] = {}
     for name, sql in QUERIES.items():
         start = time.perf_counter()
@@ -142,8 +141,7 @@ def run(hands: int, lake: Path, workers: int, seed: int) -> dict[str, object]:
         "hands_per_second": round(hands / seconds),
         "summary": summary,
         "peak_rss_mb": round(max(rss, default=0) / 2**20),
-        "rss_mb_second_quarter": round(max(quarter, default=0) / 2**20),
-        "rss_mb_last_quarter": round(max(last, default=0) / 2**20),
+        "rss_mb_by_tenth": [round(r / 2**20) for r in tenths],
         "rss_mb_every_minute": [round(r / 2**20) for t, r in samples if int(t) % 60 == 0],
         "lake_gb": round(size / 1e9, 2),
         "query_seconds": timings,
@@ -174,9 +172,8 @@ def main(argv: list[str] | None = None) -> int:
     args.report.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     print(
         f"{report['hands']:,} hands in {report['seconds']} s ({report['hands_per_second']:,}"
-        f" hands/s, {args.workers} workers); peak memory {report['peak_rss_mb']} MB"
-        f" (2nd quarter {report['rss_mb_second_quarter']} MB, last quarter"
-        f" {report['rss_mb_last_quarter']} MB); lake {report['lake_gb']} GB"
+        f" hands/s, {args.workers} workers); peak memory {report['peak_rss_mb']} MB,"
+        f" by tenth of the run {report['rss_mb_by_tenth']} MB; lake {report['lake_gb']} GB"
     )
     for name, seconds in dict(report["query_seconds"]).items():  # type: ignore[call-overload]
         print(f"  {name}: {seconds} s")

@@ -1,0 +1,49 @@
+"""Load: a generated stream through ``croupier run -`` keeps every hand and flat memory.
+
+The full figure (5,000,000 hands) is measured by ``python -m bench.load`` and recorded in
+the README; this test runs the same benchmark on a smaller stream (``CROUPIER_LOAD_HANDS``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+HANDS = int(os.environ.get("CROUPIER_LOAD_HANDS", "45000"))
+
+
+def _load(hands: int, folder: Path) -> dict[str, Any]:
+    report_path = folder / "load.json"
+    args = ["--lake", str(folder / "lake"), "--report", str(report_path)]
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.load", "--hands", str(hands), "--workers", "2", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=1800,
+    )
+    assert done.returncode == 0, done.stderr
+    report: dict[str, Any] = json.loads(report_path.read_text())
+    assert report["scaled_down"] is None
+    summary = report["summary"]
+    assert summary["hands"] == hands
+    assert summary["rejects"] == 0 and summary["duplicates"] == 0
+    assert summary["inputs"][0]["read"] == hands
+    assert set(report["query_seconds"]) >= {"hands by variant", "croupier stats --by variant"}
+    return report
+
+
+@pytest.mark.slow
+def test_a_generated_stream_is_ingested_whole_with_flat_memory(tmp_path: Path) -> None:
+    """Three times the hands need no more memory (beyond noise) once the run is warm."""
+    small = _load(HANDS // 3, tmp_path / "small")
+    large = _load(HANDS, tmp_path / "large")
+    assert large["peak_rss_mb"] <= 1.1 * small["peak_rss_mb"] + 64, (small, large)
