@@ -99,6 +99,7 @@ def test_kill_9_at_random_moments_leaves_the_lake_before_or_after(
         assert _contents(lake) == after
         assert not (lake / "_staging").exists() or not any((lake / "_staging").iterdir())
     assert outcomes["before"] >= 1, f"no kill landed mid-run: {outcomes}"
+    print(f"kill -9 outcomes: {outcomes}")
 
 
 def test_a_full_disk_leaves_the_lake_unchanged_with_a_clear_message(
