@@ -281,6 +281,8 @@ def is_significant(fmt: str, data: bytes) -> bool:
     lines = [line.strip() for line in text.split("\n")]  # as the readers split them
     if fmt == "phh":
         return any(line and not line.startswith("#") for line in lines)
+    if fmt == "ohh" and "".join(text.split()) == "[]":
+        return False  # an empty array of hands: nothing to account for
     if fmt == "pokerstars":
         return any(line and not _BANNER_RE.fullmatch(line) for line in lines)
     return any(lines)

@@ -692,3 +692,15 @@ def test_a_file_name_that_is_not_utf8_is_stored_readably(tmp_path: Path) -> None
     [row] = lake_rejects(lake)
     assert row["source"] == str(folder / "caf\ufffd.jsonl")
     assert lake_hand_ids(lake) == ["NAMED"]
+
+
+def test_an_ohh_array_cut_short_is_a_truncation_reject() -> None:
+    """Found by fuzzing: '[' alone (or hands then no ']') used to yield nothing at all."""
+    from pipeline.formats.ohh import parse_ohh
+
+    assert [type(i).__name__ for i in parse_ohh("[", "cut.ohh")] == ["Reject"]
+    (only,) = parse_ohh("[\n", "cut.ohh")
+    assert isinstance(only, Reject)
+    assert only.code is RejectCode.TRUNCATED_HAND
+    assert "not closed" in only.message
+    assert list(parse_ohh("[ ]", "empty.ohh")) == []

@@ -661,6 +661,11 @@ def parse_ohh(text: str, source: str) -> Iterator[HandRecord | Reject]:
         item, position = _decode(body, position, source, line)
         yield vet(item)
         position = _skip(body, position, comma=in_array)
+    if in_array:  # '[' never closed: the file was cut, perhaps in the middle of a hand
+        line += body.count("\n", counted, len(body))
+        tail = body[max(0, len(body) - 200) :]
+        message = "the JSON array of hands is not closed with ']': the file looks cut short"
+        yield vet(Reject(source, line, RejectCode.TRUNCATED_HAND, message, _excerpt(tail)))
 
 
 def _skip(text: str, position: int, *, comma: bool = False) -> int:
