@@ -461,6 +461,7 @@ def _report_dict(report: RunReport) -> dict[str, object]:
     return {
         "run_id": report.run_id,
         "lake": report.lake,
+        "executor": report.executor,
         "hands": report.hands,
         "rejects": report.rejects,
         "duplicates": report.duplicates,

@@ -193,6 +193,7 @@ class RunReport:
 
     run_id: str
     lake: str
+    executor: str = "local"
     inputs: list[InputEntry] = field(default_factory=list)
     statuses: Counter[str] = field(default_factory=Counter)
     codes: Counter[str] = field(default_factory=Counter)
@@ -348,7 +349,8 @@ def run_lake(
     root = Path(lake)
     started = time.perf_counter()
     started_at = datetime.now(UTC).isoformat(timespec="seconds")
-    report = RunReport(run_id=_new_run_id(), lake=str(root))
+    kind = executor if isinstance(executor, str) else type(executor).__name__
+    report = RunReport(run_id=_new_run_id(), lake=str(root), executor=kind)
     progress = on_progress or (lambda event, n: None)
     with lake_lock(root), _cleaned_on_failure(root):
         manifest = load_manifest(root)

@@ -115,6 +115,7 @@ def test_a_local_dask_cluster_writes_the_local_executors_lake(
     assert result.exit_code == 0, result.stderr
     summary = json.loads(result.stdout)
     assert (summary["hands"], summary["duplicates"], summary["rejects"]) == (HANDS, 30, 1)
+    assert summary["executor"] == "dask"
     assert _rows(lake) == _rows(local_lake)
     assert _counts(lake) == _counts(local_lake)
     assert len(_rows(lake)["hands"]) == HANDS

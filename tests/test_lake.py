@@ -332,4 +332,5 @@ def test_json_summary_survives_a_file_name_that_is_not_utf8(tmp_path: Path) -> N
     assert done.returncode == 0, done.stderr.decode()
     summary = json.loads(done.stdout)
     assert summary["hands"] == 5
+    assert summary["executor"] == "local"
     assert summary["inputs"][0]["path"].endswith("caf\ufffd.jsonl")
