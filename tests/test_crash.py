@@ -44,6 +44,11 @@ def _contents(lake: Path) -> Contents:
     return out
 
 
+def _files(lake: Path) -> list[str]:
+    """Every file under the lake, committed or not."""
+    return sorted(p.relative_to(lake).as_posix() for p in lake.rglob("*") if p.is_file())
+
+
 @pytest.fixture(scope="module")
 def inputs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """An earlier input already in the lake, and a larger one the killed runs ingest."""
@@ -111,8 +116,7 @@ def test_a_full_disk_leaves_the_lake_unchanged_with_a_clear_message(
     first, second = inputs
     lake = tmp_path / "lake"
     run_lake([str(first)], lake, workers=1)
-    before = _contents(lake)
-    listing = sorted(p.relative_to(lake).as_posix() for p in lake.rglob("*") if p.is_file())
+    before, listing = _contents(lake), _files(lake)
 
     import pyarrow.parquet as pq
 
@@ -132,8 +136,7 @@ def test_a_full_disk_leaves_the_lake_unchanged_with_a_clear_message(
     assert "No space left on device" in err
     assert "Traceback" not in err
     assert _contents(lake) == before
-    now = sorted(p.relative_to(lake).as_posix() for p in lake.rglob("*") if p.is_file())
-    assert now == listing, "the failed run left files in the lake"
+    assert _files(lake) == listing, "the failed run left files in the lake"
 
     monkeypatch.setattr("pipeline.run.pq.write_table", real)
     assert main(["run", str(second), "--out", str(lake), "--quiet", "--workers", "1"]) == 0
@@ -149,8 +152,7 @@ def test_a_full_disk_at_the_commit_leaves_the_lake_unchanged(
     first, second = inputs
     lake = tmp_path / "lake"
     run_lake([str(first)], lake, workers=1)
-    before = _contents(lake)
-    listing = sorted(p.relative_to(lake).as_posix() for p in lake.rglob("*") if p.is_file())
+    before, listing = _contents(lake), _files(lake)
 
     def full_disk(fd: int) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
@@ -161,8 +163,7 @@ def test_a_full_disk_at_the_commit_leaves_the_lake_unchanged(
     assert "No space left on device" in capsys.readouterr().err
     monkeypatch.undo()
     assert _contents(lake) == before
-    now = sorted(p.relative_to(lake).as_posix() for p in lake.rglob("*") if p.is_file())
-    assert now == listing, "the failed commit left files in the lake"
+    assert _files(lake) == listing, "the failed commit left files in the lake"
 
 
 def test_a_fifo_named_as_an_input_stops_the_run_at_once(tmp_path: Path) -> None:
