@@ -18,7 +18,9 @@ import numpy.typing as npt
 __all__ = ["KeySet", "digest"]
 
 _MERGE_AT = 65_536
-"""Digests kept in a plain set before they are merged into the sorted arrays."""
+"""Digests kept in a plain set before they are merged into the sorted arrays (or a 64th of
+the arrays' length, whichever is more: merges copy the arrays, so they grow geometrically,
+while the set, at some 90 bytes a digest, stays a small part of the memory)."""
 
 U64 = npt.NDArray[np.uint64]
 
@@ -55,7 +57,7 @@ class KeySet:
     def update(self, keys: Iterable[tuple[str, str]]) -> None:
         """Add keys."""
         self._recent.update(digest(site, hand_id) for site, hand_id in keys)
-        if len(self._recent) >= max(_MERGE_AT, len(self._high) // 8):
+        if len(self._recent) >= max(_MERGE_AT, len(self._high) // 64):
             self._merge()
 
     def _merge(self) -> None:
