@@ -9,8 +9,8 @@ per hand header. What a reader yields must also make it through replay, settleme
 the lake's rows (int64 money, int16 seats, UTF-8 text). Crashes found by fuzzing are kept
 below as regression tests.
 
-``CROUPIER_FUZZ_EXAMPLES`` sets the examples per property (default 200); the ``slow``
-suite runs ten times as many.
+``CROUPIER_FUZZ_EXAMPLES`` sets the examples per property (default 200); the ``long``
+test runs ten times as many.
 """
 
 from __future__ import annotations
@@ -166,7 +166,7 @@ def test_what_readers_yield_goes_through_to_the_lake_rows(fmt: str, data: st.Dat
     through_the_lake(read_checked(fmt, data.draw(mutated(SEEDS[fmt]))))
 
 
-@pytest.mark.slow
+@pytest.mark.long
 @pytest.mark.parametrize("fmt", READ_FORMATS)
 @thorough
 @given(data=st.data())

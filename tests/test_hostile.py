@@ -452,7 +452,7 @@ def test_a_real_17_mib_line_is_over_the_default_cap(tmp_path: Path) -> None:
     assert peak < 2 * MAX_LINE_BYTES + (4 << 20)  # readline's copy of the capped read
 
 
-@pytest.mark.slow
+@pytest.mark.long
 def test_a_line_of_any_length_costs_the_same_memory(tmp_path: Path) -> None:
     path = tmp_path / "huger.jsonl"
     write_huge_line(path, 96 << 20)

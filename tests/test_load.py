@@ -41,7 +41,7 @@ def _load(hands: int, folder: Path) -> dict[str, Any]:
     return report
 
 
-@pytest.mark.slow
+@pytest.mark.long
 def test_a_generated_stream_is_ingested_whole_with_flat_memory(tmp_path: Path) -> None:
     """Three times the hands need no more memory (beyond noise) once the run is warm."""
     small = _load(HANDS // 3, tmp_path / "small")
