@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from pipeline.cards import UNKNOWN
 from pipeline.formats.jsonl import read_jsonl_stream
+from pipeline.formats.limits import is_utf16
 from pipeline.formats.ohh import parse_ohh_bytes
 from pipeline.formats.phh import read_phh_stream
 from pipeline.formats.pokerstars import parse_pokerstars_bytes
@@ -291,7 +292,7 @@ def is_significant(fmt: str, data: bytes) -> bool:
 def jsonl_lines(data: bytes) -> int:
     """Count the lines the JSON Lines reader must account for (non-blank, BOM dropped);
     a UTF-16 file is one reject, whatever its lines."""
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+    if is_utf16(data):
         return 1
     lines = data.split(b"\n")
     if lines and lines[0].startswith(b"\xef\xbb\xbf"):

@@ -10,7 +10,7 @@ the lake's rows (int64 money, int16 seats, UTF-8 text). Crashes found by fuzzing
 below as regression tests.
 
 ``CROUPIER_FUZZ_EXAMPLES`` sets the examples per property (default 200); the ``long``
-test runs ten times as many.
+test runs ten times as many. ``CROUPIER_FUZZ_RANDOM=1`` draws new examples every run.
 """
 
 from __future__ import annotations
@@ -53,9 +53,14 @@ HEADER = re.compile(
     re.MULTILINE,
 )
 
+RANDOM = os.environ.get("CROUPIER_FUZZ_RANDOM") == "1"
+"""Explore new inputs each run (a search); by default the examples are the same every run,
+so CI is repeatable and what exploration finds becomes a regression test here."""
+
 fast = settings(
     max_examples=EXAMPLES,
     deadline=5000,
+    derandomize=not RANDOM,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 thorough = settings(fast, max_examples=EXAMPLES * 10)

@@ -704,3 +704,28 @@ def test_an_ohh_array_cut_short_is_a_truncation_reject() -> None:
     assert only.code is RejectCode.TRUNCATED_HAND
     assert "not closed" in only.message
     assert list(parse_ohh("[ ]", "empty.ohh")) == []
+
+
+@pytest.mark.parametrize("fmt", ["pokerstars", "jsonl", "phh", "ohh"])
+def test_two_stray_bytes_like_a_utf16_mark_do_not_make_a_file_utf16(fmt: str) -> None:
+    """Found by fuzzing at length: b'\\xff\\xfe' before 8-bit text rejected the whole file as
+    UTF-16; only a mark followed by UTF-16 text (NULs every other byte) is."""
+    from tests.strategies import read_bytes
+
+    seeds = {
+        "pokerstars": Path(__file__).parent / "fixtures" / "pokerstars" / "mixed-games.txt",
+        "jsonl": Path(__file__).parents[1] / "data" / "sample" / "plo.jsonl",
+        "phh": Path(__file__).parent / "fixtures" / "phh" / "extensions.phhs",
+        "ohh": Path(__file__).parent / "fixtures" / "ohh" / "omaha_pl.ohh",
+    }
+    data = seeds[fmt].read_bytes()
+    clean = read_bytes(fmt, data)
+    damaged = read_bytes(fmt, b"\xff\xfe" + data)
+    if fmt in ("pokerstars", "jsonl"):  # hands start at line starts: the rest still reads
+        assert len(damaged) >= len(clean) > 1
+    else:  # a damaged first object may swallow the file, but it is accounted for
+        assert damaged
+    assert not any(isinstance(item, Reject) and "UTF-16" in item.message for item in damaged)
+    utf16 = read_bytes(fmt, data.decode("utf-8").encode("utf-16"))
+    assert len(utf16) == 1 and isinstance(utf16[0], Reject)
+    assert utf16[0].code is RejectCode.BAD_ENCODING

@@ -25,7 +25,7 @@ from typing import IO, Annotated, Literal
 import msgspec
 
 from pipeline.cards import format_cards, parse_cards
-from pipeline.formats.limits import MAX_LINE_BYTES, UTF16_BOMS, utf16_reject, vet
+from pipeline.formats.limits import MAX_LINE_BYTES, is_utf16, utf16_reject, vet
 from pipeline.model import (
     Action,
     ActionType,
@@ -574,7 +574,7 @@ def iter_lines(
         if not raw:
             return
         number += 1
-        if number == 1 and raw.startswith(UTF16_BOMS):
+        if number == 1 and is_utf16(raw):
             yield utf16_reject(source, raw)
             while stream.readline(_SKIP_BYTES):
                 pass

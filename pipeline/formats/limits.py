@@ -37,12 +37,28 @@ __all__ = [
     "MAX_SEATS",
     "UTF16_BOMS",
     "clean_text",
+    "is_utf16",
     "utf16_reject",
     "vet",
 ]
 
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 """The byte-order marks that start UTF-16 (and UTF-32 little-endian) text."""
+
+
+def is_utf16(head: bytes) -> bool:
+    """Tell whether a file's first bytes are UTF-16 text: a byte-order mark, then text in
+    which NUL bytes are common (every other byte of ASCII), not 8-bit text after two stray
+    bytes that happen to look like a mark.
+
+    >>> is_utf16("\\ufeffPokerStars".encode("utf-16")), is_utf16(b"\\xff\\xfePokerStars Hand")
+    (True, False)
+    """
+    if not head.startswith(UTF16_BOMS):
+        return False
+    body = head[2:66]
+    return not body or body.count(0) * 4 >= len(body)
+
 
 MAX_LINE_BYTES = 16 * 1024 * 1024
 """The longest line a reader takes; a longer one is rejected as ``line-too-long``."""

@@ -59,7 +59,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from pipeline.cards import CardError, parse_cards
-from pipeline.formats.limits import UTF16_BOMS, utf16_reject, vet
+from pipeline.formats.limits import is_utf16, utf16_reject, vet
 from pipeline.formats.phh import ActionTracker
 from pipeline.model import (
     ActionType,
@@ -691,7 +691,7 @@ def parse_ohh_bytes(data: bytes, source: str) -> Iterator[HandRecord | Reject]:
     Bytes that are not UTF-8 make their hand a ``bad-encoding`` reject; a file in UTF-16
     (it starts with a UTF-16 byte-order mark) is one ``bad-encoding`` reject.
     """
-    if data.startswith(UTF16_BOMS):
+    if is_utf16(data):
         yield utf16_reject(source, data)
         return
     yield from parse_ohh(data.decode("utf-8", "surrogateescape"), source)

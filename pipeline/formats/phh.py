@@ -83,7 +83,7 @@ from pathlib import Path
 from typing import IO
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pipeline.formats.limits import UTF16_BOMS, utf16_reject, vet
+from pipeline.formats.limits import is_utf16, utf16_reject, vet
 from pipeline.formats.phh_track import (
     _BOM,
     _CURRENCY_RE,
@@ -741,7 +741,7 @@ def _stream_lines(stream: IO[bytes], source: str) -> Iterator[tuple[int, str] | 
         if not raw:
             return
         number += 1
-        if number == 1 and raw.startswith(UTF16_BOMS):
+        if number == 1 and is_utf16(raw):
             yield utf16_reject(source, raw)
             while stream.readline(MAX_HAND_BYTES):
                 pass

@@ -34,7 +34,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from pipeline.formats.limits import MAX_DIGITS, MAX_LINE_BYTES, UTF16_BOMS, utf16_reject, vet
+from pipeline.formats.limits import MAX_DIGITS, MAX_LINE_BYTES, is_utf16, utf16_reject, vet
 from pipeline.formats.pokerstars_body import Line, parse_hand
 from pipeline.formats.pokerstars_header import HEADER_RE, HandError
 from pipeline.model import HandRecord
@@ -112,7 +112,7 @@ def parse_pokerstars_bytes(data: bytes, source: str) -> Iterator[HandRecord | Re
     A file in UTF-16 (it starts with a UTF-16 byte-order mark) is one ``bad-encoding``
     reject.
     """
-    if data.startswith(UTF16_BOMS):
+    if is_utf16(data):
         yield utf16_reject(source, data)
         return
     if data.startswith(_BOM):
