@@ -6,30 +6,36 @@ line on stderr; ``--debug`` shows the traceback).
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import sys
-import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated
 
 import duckdb
 import typer
-from rich.console import Console
 from rich.markup import escape
 
 from pipeline import __version__
-from pipeline.check import CheckSummary, Judged, check_paths, violation_record
+from pipeline.check import CheckSummary, check_paths
+from pipeline.cli_output import (
+    emit,
+    print_audit,
+    print_judged,
+    print_report,
+    print_stats,
+    print_table,
+    progress,
+    reject_record,
+    render,
+    report_dict,
+    stderr,
+)
 from pipeline.convert import OUTPUT_FORMATS, convert
 from pipeline.formats import INPUT_FORMATS
 from pipeline.formats.jsonl import write_jsonl
-from pipeline.formats.limits import clean_text
 from pipeline.generate import GameChoice, RakePolicy, generate_hands
-from pipeline.lake.query import NoLake, NotReadOnly, QueryResult, run_query
+from pipeline.lake.query import NoLake, NotReadOnly, run_query
 from pipeline.lake.store import LakeLocked
 from pipeline.model import Betting, Variant
 from pipeline.reports.audit import Audit, audit
@@ -38,14 +44,13 @@ from pipeline.reports.audit_render import (
     render_html,
     render_json,
     render_markdown,
-    sections,
 )
 from pipeline.reports.explain import ExplainError, explain, find_in_file, locate
 from pipeline.reports.explain_render import FORMATS as EXPLAIN_FORMATS
 from pipeline.reports.explain_render import render as render_explanation
 from pipeline.reports.stats import GROUPS, StatsFilter, player_stats
 from pipeline.rules import RULE_SETS, RuleSet, UnknownRuleSet, get_rule_set
-from pipeline.run import RunReport, run_lake
+from pipeline.run import run_lake
 from pipeline.violations import Reject
 
 __all__ = ["app", "main"]
@@ -63,7 +68,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode="rich",
 )
-stderr = Console(stderr=True, highlight=False)
 _state = {"debug": False}
 
 
@@ -173,50 +177,6 @@ def _rules(name: str) -> RuleSet:
         raise typer.BadParameter(str(error)) from None
 
 
-def _reject_record(r: Reject) -> dict[str, object]:
-    return {
-        "kind": "reject",
-        "source": r.source,
-        "line": r.line,
-        "code": r.code.value,
-        "message": r.message,
-        "field": r.field,
-        "hand_id": r.hand_id,
-    }
-
-
-def _print_judged(item: Judged, fmt: str, show_all: bool) -> None:
-    judged = item.replay
-    violations = item.violations
-    if not violations and not show_all:
-        return
-    hand = item.hand
-    if fmt == "json":
-        row = {
-            "kind": "hand",
-            "hand_id": hand.hand_id,
-            "site": hand.site,
-            "source": hand.source,
-            "line": hand.line,
-            "status": item.status.value,
-            "rules": judged.rules.label,
-            "payouts_match": item.settlement.payouts_match,
-            "violations": [violation_record(v) for v in violations],
-        }
-        typer.echo(json.dumps(row, ensure_ascii=False))
-        return
-    typer.echo(f"{hand.source}:{hand.line} {hand.hand_id} {item.status.value}")
-    for v in violations:
-        where = f"action {v.seq}" if v.seq is not None else "hand"
-        seat = f" seat {v.seat}" if v.seat is not None else ""
-        detail = ""
-        if v.expected is not None or v.actual is not None:
-            detail = f" (expected {v.expected or '-'}, found {v.actual or '-'})"
-        typer.echo(
-            f"  {v.severity.value} {v.code.value} at {where}{seat}: {v.message}{detail} [{v.rule}]"
-        )
-
-
 @app.command("check")
 def check_command(
     inputs: Annotated[
@@ -248,11 +208,11 @@ def check_command(
         summary.add(item)
         if isinstance(item, Reject):
             if fmt == "json":
-                typer.echo(json.dumps(_reject_record(item), ensure_ascii=False))
+                typer.echo(json.dumps(reject_record(item), ensure_ascii=False))
             else:
                 typer.echo(f"{item.source}:{item.line} rejected {item.code.value}: {item.message}")
         else:
-            _print_judged(item, fmt, show_all)
+            print_judged(item, fmt, show_all)
     if not quiet:
         statuses = ", ".join(f"{n} {s}" for s, n in sorted(summary.by_status.items()))
         stderr.print(
@@ -435,7 +395,7 @@ def run_command(
     _check_input_format(input_format)
     rule_set = _rules(rules)
     try:
-        with _progress(quiet) as on_progress:
+        with progress(quiet) as on_progress:
             report = run_lake(
                 inputs,
                 out,
@@ -452,88 +412,9 @@ def run_command(
     except (LakeLocked, ExecutorError) as error:
         raise _fail(str(error)) from None
     if fmt == "json":
-        typer.echo(json.dumps(_report_dict(report), ensure_ascii=False))
+        typer.echo(json.dumps(report_dict(report), ensure_ascii=False))
     elif not quiet:
-        _print_report(report)
-
-
-def _report_dict(report: RunReport) -> dict[str, object]:
-    return {
-        "run_id": report.run_id,
-        "lake": report.lake,
-        "executor": report.executor,
-        "hands": report.hands,
-        "rejects": report.rejects,
-        "duplicates": report.duplicates,
-        "skipped": [clean_text(path) for path in report.skipped],
-        "statuses": dict(report.statuses),
-        "violations": dict(report.codes),
-        "payouts_match": dict(report.payouts),
-        "files": report.files,
-        "retired": report.retired,
-        "seconds": round(report.seconds, 3),
-        "inputs": [
-            {
-                "path": clean_text(i.path),  # a file name's undecodable bytes: U+FFFD
-                "sha256": i.sha256,
-                "size": i.size,
-                "read": i.read,
-                "hands": i.hands,
-                "rejects": i.rejects,
-                "duplicates": i.duplicates,
-                "skipped": i.skipped,
-            }
-            for i in report.inputs
-        ],
-    }
-
-
-def _print_report(report: RunReport) -> None:
-    from rich.table import Table
-
-    table = Table(title=f"run {report.run_id} → {report.lake}", title_justify="left")
-    table.add_column("what")
-    table.add_column("count", justify="right")
-    rate = report.hands / report.seconds if report.seconds else 0.0
-    rows = [
-        ("hands written", report.hands),
-        ("rejected inputs", report.rejects),
-        ("duplicates", report.duplicates),
-        ("files skipped (already ingested)", len(report.skipped)),
-    ]
-    rows += [(f"status {name}", n) for name, n in sorted(report.statuses.items())]
-    rows += [(f"payouts match: {k}", n) for k, n in sorted(report.payouts.items())]
-    rows += [(f"violation {code}", n) for code, n in report.codes.most_common()]
-    for what, n in rows:
-        table.add_row(escape(what), f"{n:,}")
-    table.add_row("time", f"{report.seconds:.1f} s ({rate:,.0f} hands/s)")
-    stderr.print(table)
-
-
-@contextmanager
-def _progress(quiet: bool) -> Iterator[Callable[[str, int], None]]:
-    if quiet or not stderr.is_terminal:
-        yield lambda event, n: None
-        return
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
-    counts = {"file": 0, "hands": 0, "skipped": 0}
-    started = time.perf_counter()
-    with Progress(
-        SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=stderr
-    ) as bar:
-        task = bar.add_task("starting")
-
-        def update(event: str, n: int) -> None:
-            counts[event] = counts.get(event, 0) + n
-            rate = counts["hands"] / max(time.perf_counter() - started, 1e-9)
-            bar.update(
-                task,
-                description=f"files {counts['file']} (skipped {counts['skipped']}), "
-                f"hands {counts['hands']:,} ({rate:,.0f}/s)",
-            )
-
-        yield update
+        print_report(report)
 
 
 @app.command("query")
@@ -577,50 +458,10 @@ def query_command(
     except duckdb.Error as error:
         first = str(error).strip().splitlines()[0]
         raise _fail(f"SQL: {first}", EXIT_USAGE) from None
-    text = _render(result, fmt)
-    if output is not None:
-        output.write_text(text, encoding="utf-8")
-    elif fmt == "table":
-        _print_table(result)
-    else:
-        typer.echo(text, nl=False)
-
-
-def _render(result: QueryResult, fmt: str) -> str:
-    if fmt == "json":
-        rows = [dict(zip(result.columns, row, strict=True)) for row in result.rows]
-        return json.dumps(rows, default=str, ensure_ascii=False, indent=1) + "\n"
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(result.columns)
-    writer.writerows(result.rows)
-    return buffer.getvalue()
-
-
-def _print_table(result: QueryResult) -> None:
-    from rich.table import Table
-
-    table = Table(*result.columns)
-    for row in result.rows:
-        table.add_row(*(escape("" if v is None else str(v)) for v in row))
-    console = Console(highlight=False)
-    if not console.is_terminal:
-        console = Console(highlight=False, width=max(console.width, 160))
-    console.print(table)
-
-
-_STATS_TABLE = (
-    ("VPIP", "vpip"),
-    ("PFR", "pfr"),
-    ("3-bet", "three_bet"),
-    ("F3B", "fold_to_three_bet"),
-    ("steal", "steal"),
-    ("c-bet flop", "cbet_flop"),
-    ("fold c-bet", "fold_to_cbet_flop"),
-    ("WTSD", "wtsd"),
-    ("W$SD", "wsd"),
-    ("W$WSF", "wwsf"),
-)
+    if fmt == "table" and output is None:
+        print_table(result)
+    else:  # a table written to a file is CSV
+        emit(render(result, fmt), output)
 
 
 _AUDIT_FORMATS = ("table", "json", "csv", "markdown")
@@ -673,15 +514,11 @@ def audit_command(
         html_file.write_text(render_html(report), encoding="utf-8")
     renderers = {"json": render_json, "csv": render_csv, "markdown": render_markdown}
     if fmt in renderers:
-        text = renderers[fmt](report)
-        if output is not None:
-            output.write_text(text, encoding="utf-8")
-        else:
-            typer.echo(text, nl=False)
+        emit(renderers[fmt](report), output)
     elif output is not None:
         output.write_text(render_markdown(report), encoding="utf-8")
     else:
-        _print_audit(report)
+        print_audit(report)
     if fail_on_findings and _has_findings(report):
         raise typer.Exit(EXIT_VIOLATIONS)
 
@@ -690,24 +527,6 @@ def _has_findings(report: Audit) -> bool:
     errors = any(g.errors for g in report.violations.get("code", ()))
     biased = any(t.result == "fail" for t in report.fairness.tests)
     return errors or biased or any(report.finding_counts.values())
-
-
-def _print_audit(report: Audit) -> None:
-    from rich.table import Table
-
-    console = Console(highlight=False)
-    if not console.is_terminal:
-        console = Console(highlight=False, width=max(console.width, 160))
-    for section in sections(report):
-        if not section.rows:
-            console.print(f"[bold]{escape(section.title)}[/]: {escape(section.note)}")
-            continue
-        table = Table(*section.columns, title=escape(section.title), title_justify="left")
-        for row in section.rows:
-            table.add_row(*(escape(cell) for cell in row))
-        console.print(table)
-        if section.note:
-            console.print(escape(section.note))
 
 
 @app.command("stats")
@@ -779,36 +598,9 @@ def stats_command(
         pq.write_table(pa.table(data), output)
         return
     if fmt != "table":
-        text = _render(result, fmt)
-        if output is not None:
-            output.write_text(text, encoding="utf-8")
-        else:
-            typer.echo(text, nl=False)
+        emit(render(result, fmt), output)
         return
-    _print_stats(result, groups)
-
-
-def _print_stats(result: QueryResult, groups: tuple[str, ...]) -> None:
-    from rich.table import Table
-
-    index = {name: k for k, name in enumerate(result.columns)}
-    keys = ["player", *[g for g in groups if g != "currency"], "currency"]
-    table = Table(*keys, "hands", *(label for label, _ in _STATS_TABLE), "AF", "net", "bb/100")
-    for row in result.rows:
-        cells = [escape(str(row[index[k]])) for k in keys]
-        cells.append(str(row[index["hands"]]))
-        for _, name in _STATS_TABLE:
-            done, opp = row[index[name]], row[index[f"{name}_opp"]]
-            cells.append(f"{100 * done / opp:.0f}% ({done}/{opp})" if opp else "-")
-        aggressive, calls = row[index["postflop_aggressive"]], row[index["postflop_calls"]]
-        cells.append(f"{aggressive / calls:.1f}" if calls else "-")
-        cells.append(str(row[index["net_won"]]))
-        cells.append(str(row[index["bb_per_100"]]))
-        table.add_row(*cells)
-    console = Console(highlight=False)
-    if not console.is_terminal:
-        console = Console(highlight=False, width=max(console.width, 200))
-    console.print(table)
+    print_stats(result, groups)
 
 
 @app.command("explain")
@@ -874,11 +666,7 @@ def explain_command(
             ) from None
     else:
         rule_set = _rules(rules or "standard")
-    text = render_explanation(explain(record, rule_set), fmt)
-    if output is not None:
-        output.write_text(text, encoding="utf-8")
-    else:
-        typer.echo(text, nl=False)
+    emit(render_explanation(explain(record, rule_set), fmt), output)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,259 @@
+"""How the ``croupier`` commands show their results: rich tables on the terminal, JSON and
+CSV text for pipes, the progress bar on stderr.
+
+Only the command line imports rich (STYLE.md); the reports return data and this module
+draws it. Every string from a log is escaped before rich reads it as markup.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from pipeline.check import Judged, violation_record
+from pipeline.formats.limits import clean_text
+from pipeline.lake.query import QueryResult
+from pipeline.reports.audit import Audit
+from pipeline.reports.audit_render import sections
+from pipeline.run import RunReport
+from pipeline.violations import Reject
+
+__all__ = [
+    "STATS_TABLE",
+    "emit",
+    "print_audit",
+    "print_judged",
+    "print_report",
+    "print_stats",
+    "print_table",
+    "progress",
+    "reject_record",
+    "render",
+    "report_dict",
+    "stderr",
+    "stdout_console",
+]
+
+stderr = Console(stderr=True, highlight=False)
+"""Progress, summaries and errors: never mixed with the results on stdout."""
+
+
+def emit(text: str, output: Path | None) -> None:
+    """Write a command's text result to ``output``, or to stdout when there is none."""
+    if output is not None:
+        output.write_text(text, encoding="utf-8")
+    else:
+        typer.echo(text, nl=False)
+
+
+def stdout_console(width: int) -> Console:
+    """Return a console for results on stdout, at least ``width`` wide when not a terminal
+    (so a table piped to a file or a test is not folded to 80 columns)."""
+    console = Console(highlight=False)
+    if not console.is_terminal:
+        console = Console(highlight=False, width=max(console.width, width))
+    return console
+
+
+def reject_record(r: Reject) -> dict[str, object]:
+    return {
+        "kind": "reject",
+        "source": r.source,
+        "line": r.line,
+        "code": r.code.value,
+        "message": r.message,
+        "field": r.field,
+        "hand_id": r.hand_id,
+    }
+
+
+def print_judged(item: Judged, fmt: str, show_all: bool) -> None:
+    judged = item.replay
+    violations = item.violations
+    if not violations and not show_all:
+        return
+    hand = item.hand
+    if fmt == "json":
+        row = {
+            "kind": "hand",
+            "hand_id": hand.hand_id,
+            "site": hand.site,
+            "source": hand.source,
+            "line": hand.line,
+            "status": item.status.value,
+            "rules": judged.rules.label,
+            "payouts_match": item.settlement.payouts_match,
+            "violations": [violation_record(v) for v in violations],
+        }
+        typer.echo(json.dumps(row, ensure_ascii=False))
+        return
+    typer.echo(f"{hand.source}:{hand.line} {hand.hand_id} {item.status.value}")
+    for v in violations:
+        where = f"action {v.seq}" if v.seq is not None else "hand"
+        seat = f" seat {v.seat}" if v.seat is not None else ""
+        detail = ""
+        if v.expected is not None or v.actual is not None:
+            detail = f" (expected {v.expected or '-'}, found {v.actual or '-'})"
+        typer.echo(
+            f"  {v.severity.value} {v.code.value} at {where}{seat}: {v.message}{detail} [{v.rule}]"
+        )
+
+
+def report_dict(report: RunReport) -> dict[str, object]:
+    return {
+        "run_id": report.run_id,
+        "lake": report.lake,
+        "executor": report.executor,
+        "hands": report.hands,
+        "rejects": report.rejects,
+        "duplicates": report.duplicates,
+        "skipped": [clean_text(path) for path in report.skipped],
+        "statuses": dict(report.statuses),
+        "violations": dict(report.codes),
+        "payouts_match": dict(report.payouts),
+        "files": report.files,
+        "retired": report.retired,
+        "seconds": round(report.seconds, 3),
+        "inputs": [
+            {
+                "path": clean_text(i.path),  # a file name's undecodable bytes: U+FFFD
+                "sha256": i.sha256,
+                "size": i.size,
+                "read": i.read,
+                "hands": i.hands,
+                "rejects": i.rejects,
+                "duplicates": i.duplicates,
+                "skipped": i.skipped,
+            }
+            for i in report.inputs
+        ],
+    }
+
+
+def print_report(report: RunReport) -> None:
+    from rich.table import Table
+
+    table = Table(title=f"run {report.run_id} → {report.lake}", title_justify="left")
+    table.add_column("what")
+    table.add_column("count", justify="right")
+    rate = report.hands / report.seconds if report.seconds else 0.0
+    rows = [
+        ("hands written", report.hands),
+        ("rejected inputs", report.rejects),
+        ("duplicates", report.duplicates),
+        ("files skipped (already ingested)", len(report.skipped)),
+    ]
+    rows += [(f"status {name}", n) for name, n in sorted(report.statuses.items())]
+    rows += [(f"payouts match: {k}", n) for k, n in sorted(report.payouts.items())]
+    rows += [(f"violation {code}", n) for code, n in report.codes.most_common()]
+    for what, n in rows:
+        table.add_row(escape(what), f"{n:,}")
+    table.add_row("time", f"{report.seconds:.1f} s ({rate:,.0f} hands/s)")
+    stderr.print(table)
+
+
+@contextmanager
+def progress(quiet: bool) -> Iterator[Callable[[str, int], None]]:
+    if quiet or not stderr.is_terminal:
+        yield lambda event, n: None
+        return
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    counts = {"file": 0, "hands": 0, "skipped": 0}
+    started = time.perf_counter()
+    with Progress(
+        SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=stderr
+    ) as bar:
+        task = bar.add_task("starting")
+
+        def update(event: str, n: int) -> None:
+            counts[event] = counts.get(event, 0) + n
+            rate = counts["hands"] / max(time.perf_counter() - started, 1e-9)
+            bar.update(
+                task,
+                description=f"files {counts['file']} (skipped {counts['skipped']}), "
+                f"hands {counts['hands']:,} ({rate:,.0f}/s)",
+            )
+
+        yield update
+
+
+def render(result: QueryResult, fmt: str) -> str:
+    if fmt == "json":
+        rows = [dict(zip(result.columns, row, strict=True)) for row in result.rows]
+        return json.dumps(rows, default=str, ensure_ascii=False, indent=1) + "\n"
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(result.columns)
+    writer.writerows(result.rows)
+    return buffer.getvalue()
+
+
+def print_table(result: QueryResult) -> None:
+    from rich.table import Table
+
+    table = Table(*result.columns)
+    for row in result.rows:
+        table.add_row(*(escape("" if v is None else str(v)) for v in row))
+    console = stdout_console(160)
+    console.print(table)
+
+
+STATS_TABLE = (
+    ("VPIP", "vpip"),
+    ("PFR", "pfr"),
+    ("3-bet", "three_bet"),
+    ("F3B", "fold_to_three_bet"),
+    ("steal", "steal"),
+    ("c-bet flop", "cbet_flop"),
+    ("fold c-bet", "fold_to_cbet_flop"),
+    ("WTSD", "wtsd"),
+    ("W$SD", "wsd"),
+    ("W$WSF", "wwsf"),
+)
+
+
+def print_audit(report: Audit) -> None:
+    from rich.table import Table
+
+    console = stdout_console(160)
+    for section in sections(report):
+        if not section.rows:
+            console.print(f"[bold]{escape(section.title)}[/]: {escape(section.note)}")
+            continue
+        table = Table(*section.columns, title=escape(section.title), title_justify="left")
+        for row in section.rows:
+            table.add_row(*(escape(cell) for cell in row))
+        console.print(table)
+        if section.note:
+            console.print(escape(section.note))
+
+
+def print_stats(result: QueryResult, groups: tuple[str, ...]) -> None:
+    from rich.table import Table
+
+    index = {name: k for k, name in enumerate(result.columns)}
+    keys = ["player", *[g for g in groups if g != "currency"], "currency"]
+    table = Table(*keys, "hands", *(label for label, _ in STATS_TABLE), "AF", "net", "bb/100")
+    for row in result.rows:
+        cells = [escape(str(row[index[k]])) for k in keys]
+        cells.append(str(row[index["hands"]]))
+        for _, name in STATS_TABLE:
+            done, opp = row[index[name]], row[index[f"{name}_opp"]]
+            cells.append(f"{100 * done / opp:.0f}% ({done}/{opp})" if opp else "-")
+        aggressive, calls = row[index["postflop_aggressive"]], row[index["postflop_calls"]]
+        cells.append(f"{aggressive / calls:.1f}" if calls else "-")
+        cells.append(str(row[index["net_won"]]))
+        cells.append(str(row[index["bb_per_100"]]))
+        table.add_row(*cells)
+    console = stdout_console(200)
+    console.print(table)
