@@ -5,25 +5,26 @@ from __future__ import annotations
 from pipeline.model import (
     Action,
     ActionType,
-    Betting,
 )
-from pipeline.rules.context import Run, Step, check_all_in_flag, seat_index
+from pipeline.rules.context import Run, check_all_in_flag, make_step, seat_index
 from pipeline.rules.state import Legal, Street
 from pipeline.violations import Code
+
+# Enum members compared at every action, bound once (C constants in the compiled engine).
+_FOLD, _CHECK, _CALL, _BET = ActionType.FOLD, ActionType.CHECK, ActionType.CALL, ActionType.BET
+_RIVER, _SHOWDOWN = Street.RIVER, Street.SHOWDOWN
 
 
 def bet(run: Run, seq: int, action: Action) -> None:
     """Judge one fold, check, call, bet or raise by the legal range, then apply it."""
     state = run.state
-    i = run.index.get(action.seat)  # type: ignore[arg-type]
-    if i is None:
-        i = seat_index(run, seq, action)
+    i = seat_index(run, seq, action)
     seat = run.seats[i]
     kind = action.type
     pot_before = state.pot_before_round + state.street_total
     stack_before = state.stack[i]
     if (
-        kind is ActionType.CHECK
+        kind is _CHECK
         and not state.folded[i]
         and state.live > 1
         and (state.all_in[i] or state.next_actor() is None)
@@ -35,9 +36,9 @@ def bet(run: Run, seq: int, action: Action) -> None:
             seq=seq,
             seat=seat,
         )
-        _record_bet_step(run, seq, action, state.legal_for(i), pot_before, stack_before, None)
+        _record_bet_step(run, seq, action, i, state.legal_for(i), pot_before, stack_before, None)
         return
-    if state.live <= 1 or state.street is Street.SHOWDOWN:
+    if state.live <= 1 or state.street is _SHOWDOWN:
         run.flag(Code.ACTION_AFTER_HAND_END, f"{kind} after the hand was over", seq=seq, seat=seat)
     legal = state.legal()
     if legal is None or legal.actor != i:
@@ -53,25 +54,25 @@ def bet(run: Run, seq: int, action: Action) -> None:
         )
         legal = state.legal_for(i)
     if state.folded[i] or state.all_in[i]:
-        _record_bet_step(run, seq, action, legal, pot_before, stack_before, None)
+        _record_bet_step(run, seq, action, i, legal, pot_before, stack_before, None)
         return
     to = _judge(run, seq, action, legal, i)
-    if kind is ActionType.FOLD:
+    if kind is _FOLD:
         state.fold(i)
-    elif kind is ActionType.CHECK:
+    elif kind is _CHECK:
         state.check(i)
-    elif kind is ActionType.CALL:
+    elif kind is _CALL:
         state.call(i, action.amount or 0)
     elif to is not None:
         state.raise_to(i, to)
-        if state.street is Street.RIVER:
+        if state.street is _RIVER:
             run.river_aggressor = i
         run.last_aggressor = i
-    if kind is not ActionType.FOLD and kind is not ActionType.CHECK:
+    if kind is not _FOLD and kind is not _CHECK:
         all_in = state.stack[i] == 0
         if action.all_in is not all_in:
             check_all_in_flag(run, seq, action, all_in)
-    _record_bet_step(run, seq, action, legal, pot_before, stack_before, to)
+    _record_bet_step(run, seq, action, i, legal, pot_before, stack_before, to)
     after_action(run, seq)
 
 
@@ -80,44 +81,43 @@ def _judge(run: Run, seq: int, action: Action, legal: Legal, i: int) -> int | No
     state = run.state
     seat = run.seats[i]
     kind = action.type
-    money = run.money
-    if kind is ActionType.FOLD:
+    if kind is _FOLD:
         return None
-    if kind is ActionType.CHECK:
+    if kind is _CHECK:
         if not legal.can_check:
             run.flag(
                 Code.CHECK_FACING_BET,
-                f"checks facing {money(legal.call)} to call",
+                f"checks facing {run.money(legal.call)} to call",
                 seq=seq,
                 seat=seat,
-                expected=f"call {money(legal.call)} or fold",
+                expected=f"call {run.money(legal.call)} or fold",
                 actual="check",
             )
         return None
-    if kind is ActionType.CALL:
+    if kind is _CALL:
         amount = action.amount or 0
         if amount > state.stack[i]:
             run.flag(
                 Code.EXCEEDS_STACK,
-                f"calls {money(amount)} with {money(state.stack[i])} behind",
+                f"calls {run.money(amount)} with {run.money(state.stack[i])} behind",
                 seq=seq,
                 seat=seat,
-                expected=money(state.stack[i]),
-                actual=money(amount),
+                expected=run.money(state.stack[i]),
+                actual=run.money(amount),
             )
         if amount != legal.call or legal.call == 0:
-            expected = "a check" if legal.call == 0 else money(legal.call)
+            expected = "a check" if legal.call == 0 else run.money(legal.call)
             run.flag(
                 Code.CALL_WRONG_AMOUNT,
-                f"calls {money(amount)}; the call is {expected}",
+                f"calls {run.money(amount)}; the call is {expected}",
                 seq=seq,
                 seat=seat,
                 expected=expected,
-                actual=money(amount),
+                actual=run.money(amount),
             )
         return state.bet[i] + amount
     mine = state.bet[i]
-    if kind is ActionType.BET:
+    if kind is _BET:
         to = mine + (action.amount or 0)
         if not legal.can_bet:
             run.flag(
@@ -143,11 +143,11 @@ def _judge(run: Run, seq: int, action: Action, legal: Legal, i: int) -> int | No
     if chips > state.stack[i]:
         run.flag(
             Code.EXCEEDS_STACK,
-            f"puts in {money(chips)} with {money(state.stack[i])} behind",
+            f"puts in {run.money(chips)} with {run.money(state.stack[i])} behind",
             seq=seq,
             seat=seat,
-            expected=money(state.stack[i]),
-            actual=money(chips),
+            expected=run.money(state.stack[i]),
+            actual=run.money(chips),
         )
     all_in = chips == state.stack[i]
     is_bet = legal.can_bet
@@ -156,11 +156,11 @@ def _judge(run: Run, seq: int, action: Action, legal: Legal, i: int) -> int | No
     if to <= state.current_bet:
         run.flag(
             below,
-            f"a raise to {money(to)} does not raise the bet of {money(state.current_bet)}",
+            f"a raise to {run.money(to)} does not raise the bet of {run.money(state.current_bet)}",
             seq=seq,
             seat=seat,
-            expected=f"more than {money(state.current_bet)}",
-            actual=money(to),
+            expected=f"more than {run.money(state.current_bet)}",
+            actual=run.money(to),
         )
         return to
     if not legal.can_raise:
@@ -169,38 +169,40 @@ def _judge(run: Run, seq: int, action: Action, legal: Legal, i: int) -> int | No
             Code.RAISE_CAP_EXCEEDED: "the betting is capped",
             Code.UNCALLABLE_RAISE: "nobody left could call more; the excess comes back uncalled",
         }.get(code, "the betting was not reopened to this player")
-        run.flag(code, f"raises to {money(to)} but {why}", seq=seq, seat=seat, actual=money(to))
+        run.flag(
+            code, f"raises to {run.money(to)} but {why}", seq=seq, seat=seat, actual=run.money(to)
+        )
         return to
-    if state.betting is Betting.FIXED_LIMIT:
+    if state.is_limit:
         if to != legal.min_to and not (all_in and to < legal.min_to):
             run.flag(
                 Code.WRONG_LIMIT_SIZE,
-                f"{verb} to {money(to)}; the limit makes it {money(legal.min_to)}",
+                f"{verb} to {run.money(to)}; the limit makes it {run.money(legal.min_to)}",
                 seq=seq,
                 seat=seat,
-                expected=money(legal.min_to),
-                actual=money(to),
+                expected=run.money(legal.min_to),
+                actual=run.money(to),
             )
         return to
     if to < legal.min_to and not all_in:
         run.flag(
             below,
-            f"{verb} to {money(to)}; the minimum is {money(legal.min_to)}",
+            f"{verb} to {run.money(to)}; the minimum is {run.money(legal.min_to)}",
             seq=seq,
             seat=seat,
-            expected=money(legal.min_to),
-            actual=money(to),
+            expected=run.money(legal.min_to),
+            actual=run.money(to),
             rule="R5.pl-min" if state.pot_limit else "R5.nl-limits",
         )
     elif to > legal.max_to:
         above = Code.BET_ABOVE_POT_LIMIT if is_bet else Code.RAISE_ABOVE_POT_LIMIT
         run.flag(
             above,
-            f"{verb} to {money(to)}; the pot limit is {money(legal.max_to)}",
+            f"{verb} to {run.money(to)}; the pot limit is {run.money(legal.max_to)}",
             seq=seq,
             seat=seat,
-            expected=money(legal.max_to),
-            actual=money(to),
+            expected=run.money(legal.max_to),
+            actual=run.money(to),
         )
     return to
 
@@ -209,17 +211,17 @@ def _record_bet_step(
     run: Run,
     seq: int,
     action: Action,
+    i: int,
     legal: Legal,
     pot_before: int,
     stack_before: int,
     to: int | None,
 ) -> None:
     state = run.state
-    i = run.index[action.seat or 0]
     moved = stack_before - state.stack[i]
     sized = legal.can_raise
     run.steps.append(
-        Step(
+        make_step(
             seq,
             state.street,
             action.seat,
@@ -243,11 +245,14 @@ def after_action(run: Run, seq: int) -> None:
         return
     collect_uncalled(run, seq)
     if state.live > 1:
-        if state.street is Street.RIVER and len(run.shared_board) >= 5:
+        if state.street is _RIVER and len(run.shared_board) >= 5:
             state.start_street(Street.SHOWDOWN)
         if state.able <= 1 and not run.all_in_showdown:
             all_in, folded = state.all_in, state.folded
-            run.all_in_showdown = any(all_in[i] and not folded[i] for i in range(state.n))
+            for i in range(state.n):
+                if all_in[i] and not folded[i]:
+                    run.all_in_showdown = True
+                    break
 
 
 def collect_uncalled(run: Run, seq: int) -> None:

@@ -15,6 +15,9 @@ from pipeline.rules.forced import close_posts
 from pipeline.rules.state import Street
 from pipeline.violations import Code
 
+# Enum members compared at every action, bound once (C constants in the compiled engine).
+_SHOW, _SHOWDOWN = ActionType.SHOW, Street.SHOWDOWN
+
 
 def deal(run: Run, seq: int, action: Action) -> None:
     i = seat_index(run, seq, action)
@@ -68,7 +71,7 @@ def board(run: Run, seq: int, action: Action) -> None:
     _see_cards(run, seq, cards, None)
     if action.burn:
         _see_cards(run, seq, action.burn, None)
-    if run.posts_open and game.variant.is_courchevel and not run.exposed and not run.shared_board:
+    if run.posts_open and not run.exposed and not run.shared_board and game.variant.is_courchevel:
         if len(cards) != 1:
             run.flag(
                 Code.WRONG_BOARD_SIZE,
@@ -100,7 +103,7 @@ def board(run: Run, seq: int, action: Action) -> None:
             seq=seq,
         )
     size = len(run.shared_board)
-    expected = _next_street_size(size, game.variant.is_courchevel and run.exposed)
+    expected = _next_street_size(size, run.exposed and game.variant.is_courchevel)
     if expected is None:
         run.flag(
             Code.WRONG_BOARD_SIZE, "a board card after the river", seq=seq, actual=str(len(cards))
@@ -127,10 +130,12 @@ def _next_street_size(size: int, courchevel: bool) -> int | None:
     return None
 
 
+_STREET_OF_SIZE = (Street.PREFLOP,) * 3 + (Street.FLOP, Street.TURN)
+
+
 def _street_of(size: int) -> Street:
-    if size < 3:
-        return Street.PREFLOP
-    return Street(size - 2) if size < 5 else Street.RIVER
+    """Return the betting round a shared board of ``size`` cards opens."""
+    return _STREET_OF_SIZE[size] if size < 5 else Street.RIVER
 
 
 def _advance(run: Run, seq: int) -> None:
@@ -147,7 +152,7 @@ def _run_board(run: Run, seq: int, action: Action) -> None:
     state = run.state
     cards = action.cards or ()
     k = action.run or 1
-    if not state.round_closed or sum(1 for i in range(state.n) if state.can_act(i)) > 1:
+    if not state.round_closed or state.able > 1:  # able: players who can still act
         run.flag(
             Code.STREET_DEALT_EARLY,
             "the board was run more than once while players could still bet",
@@ -156,7 +161,7 @@ def _run_board(run: Run, seq: int, action: Action) -> None:
         )
     board = run.run_boards.setdefault(k, [])
     size = len(run.shared_board) + len(board)
-    expected = _next_street_size(size, run.hand.game.variant.is_courchevel and run.exposed)
+    expected = _next_street_size(size, run.exposed and run.hand.game.variant.is_courchevel)
     if expected is None or len(cards) != expected:
         run.flag(
             Code.WRONG_BOARD_SIZE,
@@ -174,9 +179,7 @@ def show(run: Run, seq: int, action: Action) -> None:
     i = seat_index(run, seq, action)
     seat = run.seats[i]
     cards = action.cards
-    if action.type is ActionType.SHOW or (
-        run.state.street is Street.SHOWDOWN and not run.state.folded[i]
-    ):
+    if action.type is _SHOW or (run.state.street is _SHOWDOWN and not run.state.folded[i]):
         run.shows.append((seq, i))
     if cards is None:
         return
@@ -193,7 +196,7 @@ def show(run: Run, seq: int, action: Action) -> None:
     dealt = run.dealt.get(seat)
     if dealt is not None:
         known = {c for c in dealt if c != UNKNOWN}
-        unknown_slots = sum(1 for c in dealt if c == UNKNOWN)
+        unknown_slots = dealt.count(UNKNOWN)
         new = [c for c in cards if c != UNKNOWN and c not in known]
         if len(new) > unknown_slots:
             run.flag(

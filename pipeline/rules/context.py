@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from pipeline.model import (
@@ -49,41 +48,122 @@ class Step(NamedTuple):
     codes: tuple[Code, ...] = ()
 
 
+_new_tuple = tuple.__new__
+
+
+def make_step(
+    seq: int,
+    street: Street,
+    seat: int | None,
+    kind: ActionType,
+    amount: int | None,
+    to: int | None,
+    pot_before: int,
+    stack_before: int | None,
+    to_call: int | None = None,
+    min_to: int | None = None,
+    max_to: int | None = None,
+    all_in: bool = False,
+) -> Step:
+    """Return a :class:`Step` with no codes, built without the named tuple's ``__new__``.
+
+    Equal to ``Step(seq, street, …)``; one is made per action, and a named tuple's own
+    constructor is a Python-level function call, the slowest part of making one.
+    """
+    return _new_tuple(
+        Step,
+        (
+            seq,
+            street,
+            seat,
+            kind,
+            amount,
+            to,
+            pot_before,
+            stack_before,
+            to_call,
+            min_to,
+            max_to,
+            all_in,
+            (),
+        ),
+    )
+
+
 class Stop(Exception):
     """Raised inside the replay after a fatal violation was recorded."""
 
 
-@dataclass(slots=True)
 class Run:
-    """Mutable bookkeeping of one replay."""
+    """Mutable bookkeeping of one replay.
 
-    hand: HandRecord
-    rules: RuleSet
-    seats: list[int]
-    index: dict[int, int]
-    state: BettingState
-    violations: list[Violation] = field(default_factory=list)
-    steps: list[Step] = field(default_factory=list)
-    posts_open: bool = True
-    sb_index: int = 0
-    bb_index: int = 1
-    small_posted: bool = False
-    big_posts: list[tuple[int, int]] = field(default_factory=list)  # (seq, index)
-    straddle_index: int | None = None
-    antes: set[int] = field(default_factory=set)
-    hole: dict[int, tuple[int, ...]] = field(default_factory=dict)
-    dealt: dict[int, tuple[int, ...]] = field(default_factory=dict)
-    seen: int = 0
-    shared_board: list[int] = field(default_factory=list)
-    run_boards: dict[int, list[int]] = field(default_factory=dict)
-    exposed: bool = False
-    expected_uncalled: list[tuple[int, int, int]] = field(default_factory=list)  # seq, i, amt
-    logged_uncalled: list[tuple[int, int, int]] = field(default_factory=list)
-    returned: list[tuple[int, int]] = field(default_factory=list)
-    shows: list[tuple[int, int]] = field(default_factory=list)  # (seq, index)
-    river_aggressor: int | None = None
-    last_aggressor: int | None = None
-    all_in_showdown: bool = False
+    (A plain class rather than a dataclass so that the compiled engine can make it a C
+    struct: see ``context.pxd``.)
+    """
+
+    __slots__ = (
+        "all_in_showdown",
+        "antes",
+        "bb_index",
+        "big_posts",
+        "dealt",
+        "expected_uncalled",
+        "exposed",
+        "hand",
+        "hole",
+        "index",
+        "last_aggressor",
+        "posts_open",
+        "returned",
+        "river_aggressor",
+        "rules",
+        "run_boards",
+        "sb_index",
+        "seats",
+        "seen",
+        "shared_board",
+        "shows",
+        "small_posted",
+        "state",
+        "steps",
+        "straddle_index",
+        "violations",
+    )
+
+    def __init__(
+        self,
+        hand: HandRecord,
+        rules: RuleSet,
+        seats: list[int],
+        index: dict[int, int],
+        state: BettingState,
+    ) -> None:
+        self.hand = hand
+        self.rules = rules
+        self.seats = seats
+        self.index = index
+        self.state = state
+        self.violations: list[Violation] = []
+        self.steps: list[Step] = []
+        self.posts_open = True
+        self.sb_index = 0
+        self.bb_index = 1
+        self.small_posted = False
+        self.big_posts: list[tuple[int, int]] = []  # (seq, index)
+        self.straddle_index: int | None = None
+        self.antes: set[int] = set()
+        self.hole: dict[int, tuple[int, ...]] = {}
+        self.dealt: dict[int, tuple[int, ...]] = {}
+        self.seen = 0
+        self.shared_board: list[int] = []
+        self.run_boards: dict[int, list[int]] = {}
+        self.exposed = False
+        self.expected_uncalled: list[tuple[int, int, int]] = []  # seq, index, amount
+        self.returned: list[tuple[int, int]] = []
+        self.shows: list[tuple[int, int]] = []  # (seq, index)
+        self.river_aggressor: int | None = None
+        self.last_aggressor: int | None = None
+        self.all_in_showdown = False
 
     def money(self, amount: int) -> str:
         return format_amount(amount, self.hand.game.scale)

@@ -16,6 +16,9 @@ from pipeline.model import ActionType, HandRecord
 
 __all__ = ["check_deck_order", "deal_order"]
 
+# Enum members compared at every action, bound once (C constants in the compiled engine).
+_DEAL, _BOARD = ActionType.DEAL, ActionType.BOARD
+
 
 def deal_order(n_players: int, hole_cards: int) -> list[list[int]]:
     """Return, per player index, the deck positions of their hole cards.
@@ -31,7 +34,10 @@ def _same(dealt: tuple[int, ...], expected: tuple[int, ...]) -> bool:
         return True
     if len(dealt) != len(expected) or UNKNOWN not in dealt:
         return False
-    return all(d in (UNKNOWN, e) for d, e in zip(dealt, expected, strict=True))
+    for d, e in zip(dealt, expected, strict=True):  # noqa: SIM110 - a loop compiles to C
+        if d != UNKNOWN and d != e:
+            return False
+    return True
 
 
 def check_deck_order(hand: HandRecord, seats: list[int]) -> list[tuple[int, int | None, str]]:
@@ -48,9 +54,9 @@ def check_deck_order(hand: HandRecord, seats: list[int]) -> list[tuple[int, int 
     run_cards: dict[int, int] = {}
     shared_end = pointer
     for seq, action in enumerate(hand.actions):
-        if action.type is ActionType.DEAL and action.seat in index:
+        if action.type is _DEAL and action.seat in index:
             first = index[action.seat]
-            expected = tuple(deck[first : first + n * k : n])
+            expected = deck[first : first + n * k : n]
             cards = action.cards or ()
             if not _same(cards, expected):
                 problems.append(
@@ -61,7 +67,7 @@ def check_deck_order(hand: HandRecord, seats: list[int]) -> list[tuple[int, int 
                         f"the deck order deals {format_cards(expected, sep=' ')}",
                     )
                 )
-        elif action.type is ActionType.BOARD:
+        elif action.type is _BOARD:
             cards = action.cards or ()
             if action.run is None:
                 start, size = pointer, board_cards
@@ -75,8 +81,8 @@ def check_deck_order(hand: HandRecord, seats: list[int]) -> list[tuple[int, int 
                 size = board_cards + run_cards.get(action.run, 0)
             burn = not (courchevel and size == 1)
             take = start + (1 if burn else 0)
-            expected = tuple(deck[p] for p in range(take, take + len(cards)) if p < len(deck))
-            expected_burn = tuple(deck[p] for p in range(start, take) if p < len(deck))
+            expected = deck[take : take + len(cards)]  # a slice stops where the deck ends
+            expected_burn = deck[start:take]
             wrong = not _same(cards, expected) or (
                 action.burn is not None and burn and not _same(action.burn, expected_burn)
             )

@@ -11,6 +11,9 @@ from pipeline.rules.forced import close_posts
 from pipeline.rules.state import Street
 from pipeline.violations import Code
 
+# Enum members compared at every action, bound once (C constants in the compiled engine).
+_UNCALLED = ActionType.UNCALLED
+
 
 def finish(run: Run) -> None:
     hand = run.hand
@@ -84,6 +87,7 @@ def _return_implied(run: Run) -> bool:
     unit (either excluded from both, or paid as part of the collection).
     """
     hand = run.hand
-    if any(a.type is ActionType.UNCALLED for a in hand.actions):
-        return False
+    for action in hand.actions:
+        if action.type is _UNCALLED:
+            return False
     return hand.result is not None and bool(hand.result.collected or hand.result.total_pot)

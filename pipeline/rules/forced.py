@@ -14,6 +14,9 @@ from pipeline.rules.betting import after_action
 from pipeline.rules.context import Run, check_all_in_flag, seat_index
 from pipeline.violations import Code
 
+# Enum members compared at every post, bound once (C constants in the compiled engine).
+_SMALL, _BIG, _BOTH, _DEAD, _ANTE = Blind.SMALL, Blind.BIG, Blind.BOTH, Blind.DEAD, Blind.ANTE
+
 
 def seating(hand: HandRecord) -> list[int]:
     """Return dealt-in seat numbers clockwise from the first seat left of the button."""
@@ -110,10 +113,10 @@ def post(run: Run, seq: int, action: Action) -> None:
             actual=run.money(amount),
         )
     all_in = amount == state.stack[i]
-    blind = action.blind or Blind.BIG
+    blind = action.blind or _BIG
     expected: int
     live = True
-    if blind is Blind.SMALL:
+    if blind is _SMALL:
         expected = game.small_blind
         if i != run.sb_index or run.small_posted:
             run.flag(
@@ -125,11 +128,9 @@ def post(run: Run, seq: int, action: Action) -> None:
                 actual=f"seat {seat}",
             )
         run.small_posted = True
-    elif blind is Blind.BIG:
+    elif blind is _BIG:
         expected = game.big_blind
-        blind_seat = (i == run.sb_index and run.small_posted) or any(
-            j == i for _, j in run.big_posts
-        )
+        blind_seat = (i == run.sb_index and run.small_posted) or _big_blind_post(run, i) is not None
         if blind_seat:
             run.flag(
                 Code.BLIND_WRONG_SEAT,
@@ -139,7 +140,7 @@ def post(run: Run, seq: int, action: Action) -> None:
                 rule="R2.post-to-enter",
             )
         run.big_posts.append((seq, i))
-    elif blind is Blind.BOTH:
+    elif blind is _BOTH:
         expected = game.small_blind + game.big_blind
         _not_a_blind_seat(run, seq, i, "posts both blinds")
         live_part = min(amount, game.big_blind)
@@ -149,11 +150,11 @@ def post(run: Run, seq: int, action: Action) -> None:
             run, seq, action, expected, all_in, Code.BLIND_WRONG_AMOUNT, "R2.dead-blind"
         )
         return
-    elif blind is Blind.DEAD:
+    elif blind is _DEAD:
         expected = game.small_blind
         live = False
         _not_a_blind_seat(run, seq, i, "posts a dead blind")
-    elif blind is Blind.ANTE:
+    elif blind is _ANTE:
         expected = game.ante
         live = False
         if game.ante == 0 and i == run.bb_index and not run.antes:
@@ -215,14 +216,22 @@ def _check_post_amount(
     check_all_in_flag(run, seq, action, all_in)
 
 
+def _big_blind_post(run: Run, index: int) -> int | None:
+    """Return ``index`` if that player posted a big blind, else ``None``."""
+    for _, i in run.big_posts:
+        if i == index:
+            return index
+    return None
+
+
 def close_posts(run: Run, seq: int) -> None:
     """Settle who the big blind is, check missing blinds and antes, and open pre-flop."""
     run.posts_open = False
     game = run.hand.game
     state = run.state
-    bb = next((i for _, i in run.big_posts if i == run.bb_index), None)
+    bb = _big_blind_post(run, run.bb_index)
     if bb is None and not run.small_posted:
-        bb = next((i for _, i in run.big_posts if i == run.sb_index), None)  # R2.no-small-blind
+        bb = _big_blind_post(run, run.sb_index)  # R2.no-small-blind
     if bb is None:
         run.flag(
             Code.MISSING_BLIND,
@@ -242,7 +251,7 @@ def close_posts(run: Run, seq: int) -> None:
                     expected=run.money(game.ante),
                     actual="none",
                 )
-    if game.variant.is_courchevel and not run.exposed:
+    if not run.exposed and game.variant.is_courchevel:
         run.flag(
             Code.WRONG_BOARD_SIZE,
             "Courchevel: no flop card was exposed before the betting",

@@ -22,7 +22,7 @@ from pipeline.model import (
 )
 from pipeline.rules.betting import bet, uncalled
 from pipeline.rules.board import board, boards_of, deal, show
-from pipeline.rules.context import Run, Step, Stop
+from pipeline.rules.context import Run, Step, Stop, make_step
 from pipeline.rules.finish import finish
 from pipeline.rules.forced import check_setup, close_posts, dealt_seats, post, seating
 from pipeline.rules.rulesets import STANDARD, RuleSet
@@ -34,6 +34,10 @@ __all__ = ["Replay", "Step", "replay"]
 _BETTING = frozenset(
     {ActionType.FOLD, ActionType.CHECK, ActionType.CALL, ActionType.BET, ActionType.RAISE}
 )
+
+# Enum members compared at every action, bound once (C constants in the compiled engine).
+_POST, _DEAL, _BOARD = ActionType.POST, ActionType.DEAL, ActionType.BOARD
+_UNCALLED, _ERROR = ActionType.UNCALLED, Severity.ERROR
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +73,7 @@ class Replay:
     @property
     def errors(self) -> tuple[Violation, ...]:
         """Return the violations of severity ``error``."""
-        return tuple(v for v in self.violations if v.severity is Severity.ERROR)
+        return tuple(v for v in self.violations if v.severity is _ERROR)
 
     @property
     def pot(self) -> int:
@@ -118,26 +122,26 @@ def _step(run: Run, seq: int, action: Action) -> None:
     kind = action.type
     state = run.state
     pot_before = state.pot_before_round + state.street_total
-    if kind is ActionType.POST:
+    if kind is _POST:
         post(run, seq, action)
-    elif kind is ActionType.DEAL:
+    elif kind is _DEAL:
         deal(run, seq, action)
     elif kind in _BETTING:
         if run.posts_open:
             close_posts(run, seq)
         bet(run, seq, action)
         return  # bet records its own step
-    elif kind is ActionType.BOARD:
+    elif kind is _BOARD:
         board(run, seq, action)
     else:
         if run.posts_open:
             close_posts(run, seq)
-        if kind is ActionType.UNCALLED:
+        if kind is _UNCALLED:
             uncalled(run, seq, action)
         else:
             show(run, seq, action)
     run.steps.append(
-        Step(seq, state.street, action.seat, kind, action.amount, action.to, pot_before, None)
+        make_step(seq, state.street, action.seat, kind, action.amount, action.to, pot_before, None)
     )
 
 
@@ -149,14 +153,20 @@ def _flush_step(run: Run) -> None:
     action = run.hand.actions[seq]
     state = run.state
     run.steps.append(
-        Step(seq, state.street, action.seat, action.type, action.amount, action.to, state.pot, None)
+        make_step(
+            seq, state.street, action.seat, action.type, action.amount, action.to, state.pot, None
+        )
     )
 
 
 def _result(run: Run, fatal: bool) -> Replay:
     hand = run.hand
     state = run.state
-    errors = any(v.severity is Severity.ERROR for v in run.violations)
+    errors = False
+    for violation in run.violations:
+        if violation.severity is _ERROR:
+            errors = True
+            break
     if hand.cancelled:
         status = Status.VOID
     elif hand.partial:

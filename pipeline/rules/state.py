@@ -20,7 +20,6 @@ All money is in units of the hand's scale. Pot-limit arithmetic (RULES.md ``R5.p
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import NamedTuple
 
 from pipeline.model import Betting
 from pipeline.rules.rulesets import STANDARD, RuleSet
@@ -44,7 +43,7 @@ class Street(IntEnum):
         return self.name.lower()
 
 
-class Legal(NamedTuple):
+class Legal:
     """What the player to act may do now; all amounts are totals for the street.
 
     ``call`` is the chips a call adds (already capped at the stack); ``can_check`` when
@@ -52,18 +51,50 @@ class Legal(NamedTuple):
     any total from ``min_to`` to ``max_to`` (fixed limit: ``min_to == max_to``); an all-in
     for less than ``min_to`` is always allowed when ``can_raise``. ``all_in_to`` is the
     actor's total if they put in every chip. ``closed_by`` says why no raise is allowed.
-    (An immutable named tuple: it is made before every action, so it must be cheap.)
+    (Read-only by convention; one is made before every action, so it is a bare slotted
+    class, a C struct in the compiled engine.)
     """
 
-    actor: int
-    call: int
-    can_check: bool
-    can_bet: bool
-    can_raise: bool
-    min_to: int
-    max_to: int
-    all_in_to: int
-    closed_by: Code | None = None
+    __slots__ = (
+        "actor",
+        "all_in_to",
+        "call",
+        "can_bet",
+        "can_check",
+        "can_raise",
+        "closed_by",
+        "max_to",
+        "min_to",
+    )
+
+    def __init__(
+        self,
+        actor: int,
+        call: int,
+        can_check: bool,
+        can_bet: bool,
+        can_raise: bool,
+        min_to: int,
+        max_to: int,
+        all_in_to: int,
+        closed_by: Code | None = None,
+    ) -> None:
+        self.actor = actor
+        self.call = call
+        self.can_check = can_check
+        self.can_bet = can_bet
+        self.can_raise = can_raise
+        self.min_to = min_to
+        self.max_to = max_to
+        self.all_in_to = all_in_to
+        self.closed_by = closed_by
+
+    def __repr__(self) -> str:
+        return (
+            f"Legal(actor={self.actor}, call={self.call}, can_check={self.can_check}, "
+            f"can_bet={self.can_bet}, can_raise={self.can_raise}, min_to={self.min_to}, "
+            f"max_to={self.max_to}, all_in_to={self.all_in_to}, closed_by={self.closed_by})"
+        )
 
 
 class BettingState:
