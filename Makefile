@@ -8,7 +8,11 @@ STAMP  := $(VENV)/.installed
 
 install: $(STAMP)
 
-$(STAMP): pyproject.toml
+# The rules engine is compiled at install (setup.py): its sources and C types are inputs too.
+ENGINE_TYPES   := $(wildcard pipeline/rules/*.pxd)
+ENGINE_SOURCES := setup.py $(ENGINE_TYPES) $(ENGINE_TYPES:.pxd=.py)
+
+$(STAMP): pyproject.toml $(ENGINE_SOURCES)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
@@ -18,11 +22,11 @@ test: install
 	$(BIN)/python -m pytest -q
 
 lint: install
-	$(BIN)/ruff check pipeline tests bench fuzz
-	$(BIN)/ruff format --check pipeline tests bench fuzz
+	$(BIN)/ruff check pipeline tests bench fuzz setup.py conftest.py
+	$(BIN)/ruff format --check pipeline tests bench fuzz setup.py conftest.py
 
 typecheck: install
-	$(BIN)/mypy --strict pipeline tests
+	$(BIN)/mypy --strict pipeline tests conftest.py
 
 imports: install
 	$(BIN)/lint-imports
@@ -42,4 +46,5 @@ load: install  # 5,000,000 generated hands through croupier run - (about an hour
 	$(BIN)/python -m bench.load
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis lake
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis lake build
+	rm -f pipeline/rules/*.so pipeline/rules/*.c

@@ -27,7 +27,7 @@ from typing import TypeVar
 
 from pipeline.generate.play import GameChoice, generate_hands
 from pipeline.model import Betting, HandRecord, Variant
-from pipeline.rules import replay
+from pipeline.rules import ENGINE, replay
 
 DEFAULT_OUTPUT = Path(__file__).resolve().parent / "results" / "replay.json"
 TARGET = 25_000
@@ -154,11 +154,13 @@ def main(argv: list[str] | None = None) -> int:
     ours = rows[0].hands_per_second
     met = "met" if ours >= TARGET else "NOT met"
     print(f"target: {TARGET:,} hands/s/core for replay; {ours:,.0f} hands/s: {met}")
+    print(f"rules engine: {ENGINE} (see setup.py)")
     for name, value in checks.items():
         print(f"{name}: {value}")
     report = {
         "benchmark": "replay",
         "python": platform.python_version(),
+        "rules_engine": ENGINE,
         "machine": platform.machine(),
         "cpu_count": os.cpu_count(),
         "seed": args.seed,

@@ -56,6 +56,7 @@ from pipeline.formats.jsonl import decode_line, iter_lines, read_jsonl, write_js
 from pipeline.generate.play import GameChoice, generate_hands
 from pipeline.lake.manifest import load_manifest
 from pipeline.model import Betting, HandRecord, Variant
+from pipeline.rules import ENGINE
 from pipeline.run import CHUNK_HANDS, run_lake
 from pipeline.violations import Reject
 
@@ -513,6 +514,7 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, object]:
     return {
         "benchmark": "run",
         "python": platform.python_version(),
+        "rules_engine": ENGINE,
         "machine": platform.machine(),
         "cpu_count": os.cpu_count(),
         "seed": args.seed,

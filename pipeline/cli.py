@@ -49,7 +49,7 @@ from pipeline.reports.explain import ExplainError, explain, find_in_file, locate
 from pipeline.reports.explain_render import FORMATS as EXPLAIN_FORMATS
 from pipeline.reports.explain_render import render as render_explanation
 from pipeline.reports.stats import GROUPS, StatsFilter, player_stats
-from pipeline.rules import RULE_SETS, RuleSet, UnknownRuleSet, get_rule_set
+from pipeline.rules import ENGINE, RULE_SETS, RuleSet, UnknownRuleSet, get_rule_set
 from pipeline.run import run_lake
 from pipeline.violations import Reject
 
@@ -86,7 +86,7 @@ def _check_input_format(value: str | None) -> None:
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"croupier {__version__}")
+        typer.echo(f"croupier {__version__} (rules engine: {ENGINE})")
         raise typer.Exit()
 
 

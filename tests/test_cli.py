@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from pipeline import __version__
 from pipeline.cli import app, main
+from pipeline.rules import ENGINE
 from tests.test_jsonl import GOOD, SAMPLES, mutated
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,7 +27,7 @@ def _commands() -> list[str]:
 def test_version() -> None:
     result = runner.invoke(app, ["--version"])
     assert result.exit_code == 0
-    assert result.stdout.strip() == f"croupier {__version__}"
+    assert result.stdout.strip() == f"croupier {__version__} (rules engine: {ENGINE})"
 
 
 @pytest.mark.parametrize("command", _commands())

@@ -1,0 +1,20 @@
+# C types for the compiled engine (see setup.py); board.py stays the source of truth.
+cimport cython
+from pipeline.rules.betting cimport after_action, collect_uncalled
+from pipeline.rules.context cimport Run, seat_index
+from pipeline.rules.state cimport BettingState
+
+@cython.locals(i=Py_ssize_t, want=Py_ssize_t)
+cpdef deal(Run run, Py_ssize_t seq, object action)
+
+cpdef _see_cards(Run run, Py_ssize_t seq, object cards, object seat)
+
+@cython.locals(state=BettingState)
+cpdef board(Run run, Py_ssize_t seq, object action)
+
+@cython.locals(state=BettingState)
+cpdef _advance(Run run, Py_ssize_t seq)
+
+cpdef object _street_of(Py_ssize_t size)
+
+cdef object _SHOW, _SHOWDOWN

@@ -1,0 +1,20 @@
+# C types for the compiled engine (see setup.py); context.py stays the source of truth.
+from pipeline.rules.state cimport BettingState
+
+cdef class Run:
+    cdef public object hand, rules, straddle_index, river_aggressor, last_aggressor, seen
+    cdef public list seats, violations, steps, big_posts, shared_board, expected_uncalled
+    cdef public list returned, shows
+    cdef public dict index, hole, dealt, run_boards
+    cdef public set antes
+    cdef public BettingState state
+    cdef public bint posts_open, small_posted, exposed, all_in_showdown
+    cdef public Py_ssize_t sb_index, bb_index
+
+cpdef Py_ssize_t seat_index(Run run, Py_ssize_t seq, object action) except -1
+cpdef object make_step(
+    Py_ssize_t seq, object street, object seat, object kind, object amount, object to,
+    long long pot_before, object stack_before, object to_call=*, object min_to=*,
+    object max_to=*, bint all_in=*)
+cpdef check_all_in_flag(Run run, Py_ssize_t seq, object action, bint all_in)
+cdef object _new_tuple

@@ -1,0 +1,42 @@
+# C types for the compiled engine (see setup.py); state.py stays the source of truth.
+cimport cython
+
+cdef class Legal:
+    cdef readonly Py_ssize_t actor
+    cdef readonly long long call, min_to, max_to, all_in_to
+    cdef readonly bint can_check, can_bet, can_raise
+    cdef readonly object closed_by
+
+cdef class BettingState:
+    cdef public Py_ssize_t able
+    cdef public list acted_level
+    cdef public Py_ssize_t aggressor
+    cdef public list all_in, antes, bet, dead, folded, invested, needs, stack
+    cdef public object betting, rules, street
+    cdef public long long big_bet, big_blind, current_bet, last_full_raise, full_level, limit_size, pot_before_round, small_bet, street_total
+    cdef public bint is_limit, pot_limit
+    cdef public Py_ssize_t last_actor, live, n, raises, round_start_players
+
+    @cython.locals(i=Py_ssize_t, n=Py_ssize_t)
+    cpdef object next_actor(self)
+    cpdef bint _capped(self)
+    cpdef Legal legal(self)
+    @cython.locals(stack=cython.longlong, mine=cython.longlong, current=cython.longlong, owed=cython.longlong, call=cython.longlong, all_in_to=cython.longlong, min_to=cython.longlong, max_to=cython.longlong, can_bet=cython.bint, can_raise=cython.bint)
+    cpdef Legal legal_for(self, Py_ssize_t i)
+    @cython.locals(j=Py_ssize_t, current=cython.longlong)
+    cpdef bint _someone_can_call_a_raise(self, Py_ssize_t i)
+    cpdef _went_all_in(self, Py_ssize_t i)
+    cpdef _put(self, Py_ssize_t i, long long amount)
+    cpdef _acted(self, Py_ssize_t i)
+
+    cpdef fold(self, Py_ssize_t i)
+    cpdef check(self, Py_ssize_t i)
+    cpdef call(self, Py_ssize_t i, long long amount)
+    @cython.locals(j=Py_ssize_t, over_full=cython.longlong, increase=cython.longlong)
+    cpdef raise_to(self, Py_ssize_t i, long long to)
+    @cython.locals(top=cython.longlong, second=cython.longlong, b=cython.longlong, j=Py_ssize_t, leader=Py_ssize_t)
+    cpdef object uncalled(self)
+    cpdef return_uncalled(self, Py_ssize_t i, long long amount)
+    @cython.locals(i=Py_ssize_t, n=Py_ssize_t)
+    cpdef _open_round(self, Py_ssize_t first)
+    cpdef start_street(self, object street)

@@ -1,0 +1,152 @@
+"""The rules engine's two forms: compiled by Cython, and the pure-Python sources.
+
+Where the package was built with a C compiler (the default: ``make install``), the engine
+modules run compiled, and every other test exercises that form. The tests here check that
+it is the form in use, that it judges hands exactly as the sources do, that a compiled
+module older than its source is refused, and they run the sources' doctests (which pytest's
+doctest collector skips when the module is compiled: see the root ``conftest.py``).
+"""
+
+from __future__ import annotations
+
+import doctest
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+import pipeline.rules
+from pipeline.rules.engine import COMPILED, StaleBuild, check_fresh, compiled_file, stale_modules
+
+RULES = Path(pipeline.rules.__file__).resolve().parent
+ROOT = RULES.parents[1]
+PURE = bool(os.environ.get("CROUPIER_PURE_PYTHON"))
+COMPILER = shutil.which((sysconfig.get_config_var("CC") or "cc").split()[0])
+
+# Replays generated hands of every game and structure, faults included, and prints one JSON
+# line per hand: everything a Replay says. Run once as installed, once forcing the sources.
+DIGEST = r"""
+import importlib.abc, importlib.util, json, sys
+from pathlib import Path
+
+RULES = Path(sys.argv[1])
+if sys.argv[2] == "source":
+    names = sys.argv[3].split(",")
+
+    class FromSource(importlib.abc.MetaPathFinder):
+        def find_spec(self, fullname, path, target=None):
+            short = fullname.rpartition(".")[2]
+            if fullname.startswith("pipeline.rules.") and short in names:
+                return importlib.util.spec_from_file_location(fullname, RULES / f"{short}.py")
+            return None
+
+    sys.meta_path.insert(0, FromSource())
+
+from pipeline.generate.play import GameChoice, generate_hands
+from pipeline.rules import replay
+
+print(json.dumps({"module": sys.modules["pipeline.rules.replay"].__file__}))
+for seed, players in ((11, (2, 3)), (12, (5, 10))):
+    choice = GameChoice(min_players=players[0], max_players=players[1])
+    for hand in generate_hands(300, seed=seed, choice=choice, faults=0.3):
+        r = replay(hand)
+        print(json.dumps({
+            "hand": hand.hand_id,
+            "status": str(r.status),
+            "violations": [
+                [str(v.code), v.seq, v.seat, v.expected, v.actual, v.rule, v.message]
+                for v in r.violations
+            ],
+            "steps": [[str(x) if hasattr(x, "value") else x for x in s[:12]] + [
+                [str(c) for c in s.codes]] for s in r.steps],
+            "chips": [r.seats, r.invested, r.dead, r.antes, r.stacks, r.folded, r.all_in],
+            "boards": r.boards,
+            "hole": sorted(r.hole_cards.items()),
+            "uncalled": r.uncalled,
+            "end": [str(r.street), r.showdown],
+        }, default=str))
+"""
+
+
+def _digest(form: str) -> list[str]:
+    done = subprocess.run(
+        [sys.executable, "-c", DIGEST, str(RULES), form, ",".join(COMPILED)],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    return done.stdout.splitlines()
+
+
+def test_every_compiled_module_has_its_c_types_and_nothing_else_does() -> None:
+    assert sorted(p.stem for p in RULES.glob("*.pxd")) == sorted(COMPILED)
+    assert all((RULES / f"{name}.py").exists() for name in COMPILED)
+
+
+@pytest.mark.skipif(PURE, reason="CROUPIER_PURE_PYTHON is set: the engine is pure Python")
+@pytest.mark.skipif(COMPILER is None, reason="no C compiler here: the engine is pure Python")
+def test_the_engine_runs_compiled_where_it_was_built() -> None:
+    # make install compiles it; a silent fallback to the sources would show here
+    assert pipeline.rules.ENGINE == "compiled"
+    for name in COMPILED:
+        module = sys.modules[f"pipeline.rules.{name}"]
+        assert module.__file__ is not None
+        assert not module.__file__.endswith(".py"), module.__file__
+
+
+@pytest.mark.skipif(pipeline.rules.ENGINE != "compiled", reason="nothing compiled to compare")
+def test_compiled_and_source_engines_judge_every_hand_alike() -> None:
+    compiled, source = _digest("compiled"), _digest("source")
+    assert not json.loads(compiled[0])["module"].endswith(".py")
+    assert json.loads(source[0])["module"].endswith("replay.py")
+    assert len(compiled) == len(source) == 601
+    statuses = {json.loads(line)["status"] for line in compiled[1:]}
+    assert {"ok", "violations"} <= statuses  # faults were injected and judged
+    for ours, theirs in zip(compiled[1:], source[1:], strict=True):
+        assert ours == theirs
+
+
+def test_a_compiled_module_older_than_its_source_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "betting.py").write_text("")
+    (tmp_path / "betting.pxd").write_text("")
+    built = tmp_path / f"betting{_suffix()}"
+    built.write_bytes(b"")
+    os.utime(tmp_path / "betting.py", (1_000, 1_000))
+    os.utime(tmp_path / "betting.pxd", (1_000, 1_000))
+    os.utime(built, (2_000, 2_000))
+    assert stale_modules(tmp_path) == []
+    check_fresh(tmp_path)
+    os.utime(tmp_path / "betting.pxd", (3_000, 3_000))  # the C types changed after the build
+    assert stale_modules(tmp_path) == ["betting.pxd"]
+    with pytest.raises(StaleBuild, match=r"betting\.pxd.*make install"):
+        check_fresh(tmp_path)
+
+
+def test_sources_without_a_build_are_never_stale(tmp_path: Path) -> None:
+    (tmp_path / "state.py").write_text("")
+    assert compiled_file("state", tmp_path) is None
+    assert stale_modules(tmp_path) == []
+
+
+@pytest.mark.parametrize("name", [n for n in COMPILED if ">>>" in (RULES / f"{n}.py").read_text()])
+def test_doctests_of_the_engine_sources(name: str) -> None:
+    spec = importlib.util.spec_from_file_location(f"_source_{name}", RULES / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    failed, attempted = doctest.testmod(module, verbose=False)
+    assert attempted > 0
+    assert failed == 0
+
+
+def _suffix() -> str:
+    import importlib.machinery
+
+    return importlib.machinery.EXTENSION_SUFFIXES[0]
