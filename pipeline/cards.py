@@ -54,6 +54,7 @@ for _suit_char in SUITS:  # "10h" is common in hand-typed logs; it still means a
     _PARSE["10" + _suit_char] = _PARSE["T" + _suit_char]
     _PARSE["10" + _suit_char.upper()] = _PARSE["T" + _suit_char]
 _SEPARATORS = str.maketrans("", "", " ,[]")
+_FORMAT: dict[int, str] = {**dict(enumerate(_TEXT)), UNKNOWN: "??"}
 
 
 class CardError(ValueError):
@@ -102,9 +103,14 @@ def parse_cards(text: str) -> tuple[int, ...]:
     (50, 33)
     """
     compact = text.translate(_SEPARATORS)
+    n = len(compact)
+    if not n % 2 and "1" not in compact:  # the common case: two characters a card, no "10"
+        try:
+            return tuple([_PARSE[compact[i : i + 2]] for i in range(0, n, 2)])
+        except KeyError:
+            pass  # the loop below says where
     cards: list[int] = []
     i = 0
-    n = len(compact)
     while i < n:
         two = compact[i : i + 2]
         if two == "10" and i + 2 < n:
@@ -126,7 +132,10 @@ def format_cards(cards: Iterable[int], sep: str = "") -> str:
     >>> format_cards([50, 45], sep=" ")
     'Ah Kd'
     """
-    return sep.join(format_card(card) for card in cards)
+    try:
+        return sep.join([_FORMAT[card] for card in cards])
+    except KeyError:  # not a card: format_card says which
+        return sep.join(format_card(card) for card in cards)
 
 
 def rank_of(card: int) -> int:

@@ -82,3 +82,17 @@ def test_masks_round_trip(card_set: set[int]) -> None:
 
 def test_mask_ignores_unknown_cards() -> None:
     assert mask_of([UNKNOWN, 0]) == 1
+
+
+@pytest.mark.parametrize(("text", "where"), [("AhKx", 2), ("AhKd2z", 4), ("Zh", 0)])
+def test_a_bad_card_in_an_even_run_is_named_by_position(text: str, where: int) -> None:
+    # the quick path for two-character cards must still say where the run breaks
+    with pytest.raises(CardError, match=f"position {where}"):
+        parse_cards(text)
+
+
+def test_format_cards_refuses_out_of_range_ints_among_good_ones() -> None:
+    with pytest.raises(ValueError, match="out of range: 60"):
+        format_cards([50, 60, 45])
+    with pytest.raises(ValueError, match="out of range: -2"):
+        format_cards([-2])

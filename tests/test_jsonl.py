@@ -291,3 +291,30 @@ def test_write_jsonl_writes_one_line_per_hand() -> None:
     out = io.BytesIO()
     assert write_jsonl([hand, hand], out) == 2
     assert out.getvalue().count(b"\n") == 2
+
+
+def test_amounts_parsed_once_are_read_again_at_their_own_scale() -> None:
+    # the decoder keeps amounts it has parsed; the same text at another unit is another amount
+    cents = decode_line(json.dumps(GOOD).encode(), "t", 1)
+    whole_units = mutated("game.unit", "1")
+    for field, value in (("small_blind", "1"), ("big_blind", "2")):
+        whole_units["game"][field] = value
+    whole_units["seats"][0]["stack"] = whole_units["seats"][1]["stack"] = "100"
+    whole_units["actions"][0]["amount"], whole_units["actions"][1]["amount"] = "1", "2"
+    whole_units["actions"][3]["amount"] = "1"
+    whole_units["result"]["collected"][0]["amount"] = "2"
+    chips = decode_line(json.dumps(whole_units).encode(), "t", 2)
+    assert isinstance(cents, HandRecord) and isinstance(chips, HandRecord)
+    assert cents.seats[0].stack == 10_000 and chips.seats[0].stack == 100
+    # a bad amount is rejected however many good ones came before it
+    for _ in range(2):
+        bad = decode_line(json.dumps(mutated("seats.0.stack", "100.005")).encode(), "t", 3)
+        assert isinstance(bad, Reject) and bad.code is RejectCode.BAD_AMOUNT
+
+
+def test_the_kept_amounts_stay_bounded() -> None:
+    from pipeline.formats import jsonl
+
+    for k in range(jsonl._AMOUNTS_KEPT + 10):
+        assert jsonl._amount(f"{k}.5", 2, "$.x") == k * 100 + 50
+    assert 0 < len(jsonl._AMOUNTS) <= jsonl._AMOUNTS_KEPT

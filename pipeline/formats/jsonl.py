@@ -248,11 +248,24 @@ class _FieldError(Exception):
         self.message = message
 
 
+_AMOUNTS: dict[tuple[str, int], int] = {}
+"""Amounts already parsed: a chunk repeats its blinds, bets and stacks many times over."""
+_AMOUNTS_KEPT = 1 << 14
+
+
 def _amount(text: str, scale: int, field: str) -> int:
+    key = (text, scale)
+    value = _AMOUNTS.get(key)
+    if value is not None:
+        return value
     try:
-        return parse_amount(text, scale)
+        value = parse_amount(text, scale)
     except AmountError as error:
         raise _FieldError(RejectCode.BAD_AMOUNT, field, f"{field}: {error}") from None
+    if len(_AMOUNTS) >= _AMOUNTS_KEPT:
+        _AMOUNTS.clear()
+    _AMOUNTS[key] = value
+    return value
 
 
 def _opt_amount(text: str | None, scale: int, field: str) -> int | None:

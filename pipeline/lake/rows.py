@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from datetime import UTC, datetime
+from operator import attrgetter
 
 import pyarrow as pa
 
@@ -25,6 +26,8 @@ UNKNOWN_MONTH = "unknown"
 """The partition of hands whose log has no start time."""
 
 _BACK = ("CO", "HJ", "MP")
+_TYPE_TEXT = {kind: kind.value for kind in ActionType}  # a dict is quicker than .value
+_FLAGS_OF = attrgetter(*FLAG_NAMES)
 
 
 def positions(n: int) -> list[str]:
@@ -176,9 +179,10 @@ class ChunkRows:
         cols["showed"].extend([seat in shown for seat in seats])
         cols["high_hand"].extend([settled.high_hands.get(seat) for seat in seats])
         cols["low_hand"].extend([settled.low_hands.get(seat) for seat in seats])
-        flags = seat_stats(judged, names)
-        for name in FLAG_NAMES:
-            cols[name].extend([getattr(f, name) for f in flags])
+        flags = [_FLAGS_OF(f) for f in seat_stats(judged, names)]  # a tuple of flags per seat
+        if flags:  # a hand with nobody dealt in has no seat rows
+            for name, column in zip(FLAG_NAMES, zip(*flags, strict=True), strict=True):
+                cols[name].extend(column)
         pots = _pot_kinds(settled, hand.game.variant.is_hilo)
         for name in ("pots_won", "scoops", "high_only", "low_only", "quartered"):
             cols[name].extend([pots.get(seat, {}).get(name, 0) for seat in seats])
@@ -200,7 +204,7 @@ class ChunkRows:
         c["player"].extend(
             [players.get(step.seat) if step.seat is not None else None for step in steps]
         )
-        c["type"].extend([step.type.value for step in steps])
+        c["type"].extend([_TYPE_TEXT[step.type] for step in steps])
         c["amount"].extend([step.amount for step in steps])
         c["to_amount"].extend([step.to for step in steps])
         c["pot_before"].extend([step.pot_before for step in steps])

@@ -40,7 +40,10 @@ class Street(IntEnum):
     @property
     def label(self) -> str:
         """Return the lower-case name used in the lake (``preflop``, ``flop`` …)."""
-        return self.name.lower()
+        return _LABELS[self]
+
+
+_LABELS = {street: street.name.lower() for street in Street}
 
 
 class Legal:
