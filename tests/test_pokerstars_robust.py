@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import random
 import re
+import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pipeline.formats.pokerstars import read_pokerstars
 from pipeline.model import HandRecord
@@ -164,3 +167,97 @@ def test_undamaged_variants_read_the_same(tmp_path: Path) -> None:
                         theirs.result,
                         theirs.seats,
                     )
+
+
+# --------------------------------------------------------------------------- streaming
+
+ZOOM = (FIXTURES / "zoom.txt").read_bytes()
+
+
+def many_hands(count: int, sign_at: int | None = None) -> bytes:
+    """Return ``count`` copies of the zoom hand, numbered apart; one with a converter's sign."""
+    hands = []
+    for k in range(count):
+        hand = ZOOM.replace(b"#200000000021", f"#{300000000000 + k}".encode(), 1)
+        if k == sign_at:  # a thousands separator is a converter's sign
+            hand = hand.replace(b"Seat 1: Alice ($10 in chips)", b"Seat 1: Alice ($1,010 in chips)")
+        hands.append(hand.rstrip(b"\n"))
+    return b"\n\n\n".join(hands) + b"\n"
+
+
+@pytest.mark.parametrize("sign_at", [None, 1, 38])
+def test_a_long_file_is_read_twice_and_still_from_one_tool(
+    sign_at: int | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("pipeline.formats.pokerstars.BUFFERED_HANDS", 5)
+    path = tmp_path / "long.txt"
+    path.write_bytes(many_hands(40, sign_at))
+    items = list(read_pokerstars(path))
+    assert [type(i) for i in items] == [HandRecord] * 40
+    assert {i.converted for i in items if isinstance(i, HandRecord)} == {sign_at is not None}
+    assert [i.line for i in items] == [1 + k * (ZOOM.count(b"\n") + 2) for k in range(40)]
+
+
+def test_a_long_file_is_read_in_bounded_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("pipeline.formats.pokerstars.BUFFERED_HANDS", 50)
+    path = tmp_path / "long.txt"
+    path.write_bytes(many_hands(1_000))  # 1.5 MB, tens of MB as hands
+    tracemalloc.start()
+    try:
+        hands = sum(1 for item in read_pokerstars(path) if isinstance(item, HandRecord))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert hands == 1_000
+    assert peak < 2 << 20  # reading the file whole alone would take 3 MB
+
+
+@settings(max_examples=300, derandomize=True)
+@given(st.binary(max_size=60).map(lambda b: bytes(b"ab\r\n"[x % 4] for x in b)), st.integers(1, 9))
+def test_lines_split_alike_whatever_the_reads(data: bytes, read: int) -> None:
+    # "\r\n", "\r" and "\n" end lines, also when a read ends between "\r" and "\n"
+    import io
+
+    from pipeline.formats import pokerstars
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pokerstars, "_READ_BYTES", read)
+        lines = list(pokerstars._raw_lines(io.BytesIO(data)))
+    expected = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")
+    assert [line for line, _ in lines] == expected
+    assert [length for _, length in lines] == [len(line) for line in expected]
+
+
+def test_an_over_long_line_is_cut_not_held_and_named_with_its_length(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("pipeline.formats.pokerstars.MAX_LINE_BYTES", 1_000)
+    monkeypatch.setattr("pipeline.formats.pokerstars._READ_BYTES", 4_096)
+    long_line = b"Seat 9: " + b"Z" * 200_000
+    damaged = ZOOM.replace(b"Seat 2: Alice B", long_line + b"\nSeat 2: Alice B", 1)
+    path = tmp_path / "long-line.txt"
+    path.write_bytes(damaged + b"\n" + ZOOM)
+    first, second = list(read_pokerstars(path))
+    assert isinstance(first, Reject) and first.code is RejectCode.LINE_TOO_LONG
+    assert f"a line of {len(long_line)} bytes is longer than the limit of 1000" in first.message
+    assert isinstance(second, HandRecord)
+
+
+def test_a_stretch_too_long_to_be_a_hand_is_one_reject(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # kept up to the limit, then counted: the hand and the noise after it are one reject
+    monkeypatch.setattr("pipeline.formats.pokerstars.MAX_CHUNK_BYTES", 5_000)
+    noise = b"".join(b"chat line %d\n\n" % k for k in range(2_000))
+    path = tmp_path / "noisy.txt"
+    path.write_bytes(ZOOM + noise + ZOOM)
+    stretch, last = list(read_pokerstars(path))
+    assert isinstance(stretch, Reject) and stretch.code is RejectCode.MALFORMED_HAND
+    end = ZOOM.count(b"\n") + 4_000
+    assert stretch.message == (
+        f"lines 1-{end}: more than 5000 bytes between two hand headers "
+        "(a hand is a few kilobytes); not read"
+    )
+    assert isinstance(last, HandRecord) and last.line == end + 1

@@ -1,6 +1,7 @@
 """PokerStars text hand histories (and the clones that write the same grammar), Omaha only.
 
-:func:`read_pokerstars` reads a file, :func:`parse_pokerstars` an already decoded text;
+:func:`read_pokerstars` reads a file as a stream (memory does not grow with its size),
+:func:`parse_pokerstars` an already decoded text;
 both yield a :class:`~pipeline.model.HandRecord` or a :class:`~pipeline.violations.Reject`
 for every hand, in file order, and never raise on bad data: a hand that cannot be read
 becomes one reject (with the line at fault in its message) and the file goes on.
@@ -28,11 +29,13 @@ converter's signs, every hand of the file is marked ``converted``.
 
 from __future__ import annotations
 
+import io
 import itertools
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import IO
 
 from pipeline.formats.limits import MAX_DIGITS, MAX_LINE_BYTES, is_utf16, utf16_reject, vet
 from pipeline.formats.pokerstars_body import Line, parse_hand
@@ -41,6 +44,8 @@ from pipeline.model import HandRecord
 from pipeline.violations import Reject, RejectCode
 
 __all__ = [
+    "BUFFERED_HANDS",
+    "MAX_CHUNK_BYTES",
     "SNIFF_BYTES",
     "is_header_line",
     "looks_like_pokerstars",
@@ -61,6 +66,15 @@ _BYTES_HEADER_RE = re.compile(
     rb"[0-9A-Za-z_-]+: ?(?P<rest>.*)$"
 )
 _SNIFF_DATE_RE = re.compile(rb" - [0-9]{4}[/-][0-9]{1,2}[/-][0-9]{1,2}")
+_LINE_END_RE = re.compile(rb"\r\n|\r|\n")
+_READ_BYTES = 1 << 16
+
+BUFFERED_HANDS = 5_000
+"""Hands of a file held before deciding it is long: a longer file is read twice (see
+:func:`read_pokerstars`), so that memory does not grow with the file."""
+MAX_CHUNK_BYTES = 2 * MAX_LINE_BYTES
+"""The most text kept between two header lines (a real hand is a few kilobytes); the rest
+of a longer stretch is counted, not kept, and the stretch is one reject."""
 _LONG_NUMBER_RE = re.compile(f"[0-9]{{{MAX_DIGITS + 1},}}")
 
 
@@ -100,10 +114,22 @@ def read_pokerstars(
 
     ``source`` names the file in records and rejects (default: the path as given).
     Opening the file may raise ``OSError``: that is the environment, not bad data.
+    The file is read as a stream, a hand at a time; memory does not grow with its size.
+    A file comes from one tool (see :func:`_one_tool_per_file`): a file of more than
+    :data:`BUFFERED_HANDS` hands is read twice, first to learn that, then to yield.
     """
     name = str(path) if source is None else source
-    data = Path(path).read_bytes()
-    yield from parse_pokerstars_bytes(data, name)
+    with open(path, "rb") as stream:
+        items = _parse_stream(stream, name)
+        first = list(itertools.islice(items, BUFFERED_HANDS + 1))
+        if len(first) <= BUFFERED_HANDS:
+            yield from _one_tool_per_file(first)
+            return
+        converted = _any_converted(first) or _any_converted(items)
+    del first
+    with open(path, "rb") as stream:
+        for item in _parse_stream(stream, name):
+            yield vet(_as_converted(item) if converted else item)
 
 
 def parse_pokerstars_bytes(data: bytes, source: str) -> Iterator[HandRecord | Reject]:
@@ -112,17 +138,7 @@ def parse_pokerstars_bytes(data: bytes, source: str) -> Iterator[HandRecord | Re
     A file in UTF-16 (it starts with a UTF-16 byte-order mark) is one ``bad-encoding``
     reject.
     """
-    if is_utf16(data):
-        yield utf16_reject(source, data)
-        return
-    if data.startswith(_BOM):
-        data = data[len(_BOM) :]
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        yield from _parse_chunks_of_bytes(data, source)
-        return
-    yield from parse_pokerstars(text, source)
+    yield from _one_tool_per_file(_parse_stream(io.BytesIO(data), source))
 
 
 def parse_pokerstars(text: str, source: str) -> Iterator[HandRecord | Reject]:
@@ -137,13 +153,19 @@ def parse_pokerstars(text: str, source: str) -> Iterator[HandRecord | Reject]:
 def _one_tool_per_file(items: Iterable[HandRecord | Reject]) -> Iterator[HandRecord | Reject]:
     """A file comes from one tool: a converter's signs in any hand flag all its hands."""
     buffered = list(items)
-    if any(isinstance(item, HandRecord) and item.converted for item in buffered):
-        buffered = [
-            replace(item, converted=True) if isinstance(item, HandRecord) else item
-            for item in buffered
-        ]
+    converted = _any_converted(buffered)
     for item in buffered:
-        yield vet(item)
+        yield vet(_as_converted(item) if converted else item)
+
+
+def _any_converted(items: Iterable[HandRecord | Reject]) -> bool:
+    return any(isinstance(item, HandRecord) and item.converted for item in items)
+
+
+def _as_converted(item: HandRecord | Reject) -> HandRecord | Reject:
+    if isinstance(item, HandRecord) and not item.converted:
+        return replace(item, converted=True)
+    return item
 
 
 def _blocks(lines: Sequence[Line]) -> Iterator[list[Line]]:
@@ -164,7 +186,9 @@ def _blocks(lines: Sequence[Line]) -> Iterator[list[Line]]:
         yield block
 
 
-def _parse_block(block: list[Line], source: str) -> HandRecord | Reject:
+def _parse_block(
+    block: list[Line], source: str, cut: dict[int, int] | None = None
+) -> HandRecord | Reject:
     first_line, first_text = block[0]
     if not is_header_line(first_text):
         return Reject(
@@ -177,7 +201,7 @@ def _parse_block(block: list[Line], source: str) -> HandRecord | Reject:
         )
     match = HEADER_RE.match(first_text)
     hand_id = match.group("id") if match else None
-    hostile = _hostile_line(block)
+    hostile = _hostile_line(block, cut or {})
     if hostile is not None:
         code, message, excerpt = hostile
         return Reject(source, first_line, code, message, excerpt, hand_id=hand_id)
@@ -196,16 +220,16 @@ def _parse_block(block: list[Line], source: str) -> HandRecord | Reject:
     return _located(record, source, first_line)
 
 
-def _hostile_line(block: list[Line]) -> tuple[RejectCode, str, str] | None:
+def _hostile_line(block: list[Line], cut: dict[int, int]) -> tuple[RejectCode, str, str] | None:
     """Find a line too long to read, or a number too long to convert (``int`` refuses
-    4300 digits); real logs have neither."""
+    4300 digits); real logs have neither. ``cut`` has the true length of lines cut short."""
     for number, text in block:
         if len(text) <= MAX_DIGITS:
             continue
-        if len(text) > MAX_LINE_BYTES:
+        if number in cut or len(text) > MAX_LINE_BYTES:
+            how_long = f"{cut[number]} bytes" if number in cut else f"{len(text)} characters"
             message = (
-                f"line {number}: a line of {len(text)} characters is longer than the limit "
-                f"of {MAX_LINE_BYTES}"
+                f"line {number}: a line of {how_long} is longer than the limit of {MAX_LINE_BYTES}"
             )
             return RejectCode.LINE_TOO_LONG, message, text[:EXCERPT_CHARS]
         digits = _LONG_NUMBER_RE.search(text)
@@ -220,26 +244,94 @@ def _located(record: HandRecord, source: str, line: int) -> HandRecord:
     return replace(record, source=source, line=line)
 
 
-def _parse_chunks_of_bytes(data: bytes, source: str) -> Iterator[HandRecord | Reject]:
-    """Decode a file that is not valid UTF-8 hand by hand: UTF-8, else cp1252."""
-    yield from _one_tool_per_file(_chunks_of_bytes(data, source))
+def _parse_stream(stream: IO[bytes], source: str) -> Iterator[HandRecord | Reject]:
+    """Yield a hand or a reject (not yet vetted) for every hand of a binary stream."""
+    head = stream.read(_READ_BYTES)
+    if is_utf16(head):
+        yield utf16_reject(source, head)
+        return
+    yield from _chunk_items(_chunks(_raw_lines(stream, head)), source)
 
 
-def _chunks_of_bytes(data: bytes, source: str) -> Iterator[HandRecord | Reject]:
-    raw_lines = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")
-    starts = [i for i, raw in enumerate(raw_lines) if _BYTES_HEADER_RE.match(raw)]
-    bounds = [0, *starts, len(raw_lines)]
-    for begin, end in itertools.pairwise(bounds):
-        if begin == end:
+def _raw_lines(stream: IO[bytes], head: bytes = b"") -> Iterator[tuple[bytes, int]]:
+    """Yield every line of a binary stream with its length in bytes; ``\r\n``, ``\r``
+    and ``\n`` each end a line (the text after the last one is a line too, maybe empty).
+
+    A line longer than :data:`MAX_LINE_BYTES` is cut just past the limit: its length
+    says how long it was, and it is never held whole.
+    """
+    pending: list[bytes] = []
+    kept = length = 0
+    after_cr = False  # the last block ended with "\r": a "\n" first in the next is its end
+    block = head or stream.read(_READ_BYTES)
+    while block:
+        if after_cr and block.startswith(b"\n"):
+            block = block[1:]
+        after_cr = block.endswith(b"\r")
+        start = 0
+        for end in _LINE_END_RE.finditer(block):
+            piece = block[start : end.start()]
+            if kept <= MAX_LINE_BYTES:
+                pending.append(piece[: MAX_LINE_BYTES + 1 - kept])
+            yield b"".join(pending), length + len(piece)
+            pending, kept, length = [], 0, 0
+            start = end.end()
+        piece = block[start:]
+        if kept <= MAX_LINE_BYTES:
+            pending.append(piece[: MAX_LINE_BYTES + 1 - kept])
+            kept += len(pending[-1])
+        length += len(piece)
+        block = stream.read(_READ_BYTES)
+    yield b"".join(pending), length
+
+
+_Chunk = tuple[int, int, list[bytes], dict[int, int], bool]
+"""First line, last line, the lines, the true length of lines cut short, and whether
+lines were dropped because the chunk outgrew :data:`MAX_CHUNK_BYTES`."""
+
+
+def _chunks(lines: Iterable[tuple[bytes, int]]) -> Iterator[_Chunk]:
+    """Split lines into chunks, each starting at a header line (the first maybe not)."""
+    kept: list[bytes] = []
+    cut: dict[int, int] = {}
+    begin, size, dropped = 1, 0, False
+    number = 0
+    for number, (raw, length) in enumerate(lines, start=1):
+        line = raw
+        while number == 1 and line.startswith(_BOM):  # a file saved twice may have two
+            line = line[len(_BOM) :]
+        if number > begin and _BYTES_HEADER_RE.match(line):
+            yield begin, number - 1, kept, cut, dropped
+            begin, kept, size, cut, dropped = number, [], 0, {}, False
+        if size > MAX_CHUNK_BYTES:
+            dropped = True
             continue
-        chunk = b"\n".join(raw_lines[begin:end])
+        kept.append(line)
+        size += len(line) + 1
+        if length != len(raw):
+            cut[number] = length
+    if number >= begin:
+        yield begin, number, kept, cut, dropped
+
+
+def _chunk_items(chunks: Iterable[_Chunk], source: str) -> Iterator[HandRecord | Reject]:
+    for begin, end, raw_lines, cut, dropped in chunks:
+        if dropped:
+            message = (
+                f"lines {begin}-{end}: more than {MAX_CHUNK_BYTES} bytes between two hand "
+                "headers (a hand is a few kilobytes); not read"
+            )
+            first = raw_lines[0].decode("utf-8", "replace")[:EXCERPT_CHARS]
+            yield Reject(source, begin, RejectCode.MALFORMED_HAND, message, first)
+            continue
+        chunk = b"\n".join(raw_lines)
         text = _decode(chunk)
         if text is None:
-            yield _bad_encoding(chunk, raw_lines[begin], begin + 1, source)
+            yield _bad_encoding(chunk, raw_lines[0], begin, source)
             continue
-        lines = [(begin + k + 1, line.rstrip()) for k, line in enumerate(text.split("\n"))]
+        lines = [(begin + k, line.rstrip()) for k, line in enumerate(text.split("\n"))]
         for block in _blocks(lines):
-            yield _parse_block(block, source)
+            yield _parse_block(block, source, cut)
 
 
 def _decode(chunk: bytes) -> str | None:
