@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from pipeline.cards import UNKNOWN
 from pipeline.formats.jsonl import read_jsonl_stream
 from pipeline.formats.limits import is_utf16
-from pipeline.formats.ohh import parse_ohh_bytes
+from pipeline.formats.ohh_stream import parse_ohh_stream
 from pipeline.formats.phh import read_phh_stream
 from pipeline.formats.pokerstars import parse_pokerstars_bytes
 from pipeline.model import (
@@ -263,7 +263,7 @@ def read_bytes(fmt: str, data: bytes, source: str = "fuzz") -> list[HandRecord |
         return list(parse_pokerstars_bytes(data, source))
     if fmt == "phh":
         return list(read_phh_stream(io.BytesIO(data), source + ".phhs"))
-    return list(parse_ohh_bytes(data, source))
+    return list(parse_ohh_stream(io.BytesIO(data), source))
 
 
 def is_significant(fmt: str, data: bytes) -> bool:

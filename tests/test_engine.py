@@ -150,3 +150,35 @@ def _suffix() -> str:
     import importlib.machinery
 
     return importlib.machinery.EXTENSION_SUFFIXES[0]
+
+
+def test_the_command_line_says_a_stale_build_in_one_line() -> None:
+    # as if the engine had been edited since it was compiled: exit 3, no traceback
+    code = (
+        "import importlib.abc, sys\n"
+        "from pipeline.rules.engine import StaleBuild\n"
+        "class Stale(importlib.abc.MetaPathFinder):\n"
+        "    def find_spec(self, name, path, target=None):\n"
+        "        if name == 'pipeline.cli':\n"
+        "            raise StaleBuild('the compiled rules engine is older than betting.py')\n"
+        "sys.meta_path.insert(0, Stale())\n"
+        "from pipeline.entry import main\n"
+        "main()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, "--version"], capture_output=True, text=True, cwd=ROOT
+    )
+    assert done.returncode == 3
+    assert done.stderr == "croupier: the compiled rules engine is older than betting.py\n"
+    assert done.stdout == ""
+
+
+def test_the_console_script_runs_the_commands() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", "from pipeline.entry import main; main()", "--version"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("croupier ") and "rules engine" in done.stdout

@@ -8,16 +8,19 @@ limit Omaha hi/lo split high and low, a walk, a re-raise written as the chips it
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import random
+import tracemalloc
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
-from pipeline.formats.ohh import looks_like_ohh, parse_ohh, read_ohh
+from pipeline.formats.ohh import looks_like_ohh, parse_ohh, parse_ohh_bytes
+from pipeline.formats.ohh_stream import parse_ohh_stream, read_ohh
 from pipeline.model import ActionType, Betting, Blind, HandRecord, Variant
 from pipeline.rules import replay
 from pipeline.settle import Half, settle
@@ -288,3 +291,68 @@ def test_reader_never_raises_on_mutated_files(tmp_path: Path) -> None:
                 if isinstance(item, HandRecord):
                     settle(replay(item))
     assert seen.get("hand", 0) > 0 and len(seen) >= 4, seen
+
+
+# --------------------------------------------------------------------------- streaming
+
+
+def _ohh_seeds() -> list[bytes]:
+    sources = sorted(FIXTURES.glob("*.ohh"))
+    if EXAMPLES.is_dir():
+        sources += sorted(EXAMPLES.glob("*.json"))
+    return [source.read_bytes() for source in sources]
+
+
+def _storage_and_array(seeds: list[bytes]) -> Iterator[bytes]:
+    """Every seed, then the seeds as one file: objects apart by blank lines, and an array."""
+    yield from seeds
+    hands = [seed.strip() for seed in seeds if seed.strip().startswith(b"{")]
+    yield b"\n\n".join(hands) + b"\n"
+    yield b"[\n" + b",\n".join(hands) + b"\n]\n"
+    yield b"[\n" + b",\n".join(hands)  # never closed
+
+
+@pytest.mark.parametrize("read", [97, 1 << 16])
+def test_the_stream_reads_what_the_whole_text_holds(
+    read: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the same hands, rejects, lines and excerpts, however the file arrives in reads
+    monkeypatch.setattr("pipeline.formats.ohh_stream._READ_BYTES", read)
+    rng = random.Random(7)
+    inputs = list(_storage_and_array(_ohh_seeds()))
+    for data in list(inputs):
+        inputs.extend(_mutations(data, rng))
+    for data in inputs:
+        whole = list(parse_ohh_bytes(data, "x.ohh"))
+        streamed = list(parse_ohh_stream(io.BytesIO(data), "x.ohh"))
+        assert streamed == whole
+
+
+def test_a_hand_over_the_limit_is_one_reject_and_the_next_is_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("pipeline.formats.ohh_stream.MAX_HAND_BYTES", 5_000)
+    monkeypatch.setattr("pipeline.formats.ohh_stream._READ_BYTES", 256)
+    good = next(seed for seed in _ohh_seeds() if seed.count(b'"ohh"') == 1 and len(seed) < 5_000)
+    padded = good.strip().replace(b'"ohh"', b'"_pad": "' + b"x" * 8_000 + b'", "ohh"', 1)
+    data = good.strip() + b"\n\n" + padded + b"\n\n" + good.strip() + b"\n"
+    first, long, last = parse_ohh_stream(io.BytesIO(data), "x.ohh")
+    assert isinstance(first, HandRecord) and isinstance(last, HandRecord)
+    assert isinstance(long, Reject) and long.code is RejectCode.MALFORMED_HAND
+    assert long.message == "a hand longer than the limit of 5000 characters"
+    assert long.line == good.strip().count(b"\n") + 3
+    assert last.line == long.line + padded.count(b"\n") + 2
+
+
+def test_many_hands_are_read_in_bounded_memory(tmp_path: Path) -> None:
+    good = next(seed for seed in _ohh_seeds() if seed.count(b'"ohh"') == 1).strip()
+    path = tmp_path / "many.ohh"
+    path.write_bytes(b"\n\n".join([good] * 1_000) + b"\n")
+    tracemalloc.start()
+    try:
+        count = sum(1 for item in read_ohh(path) if isinstance(item, HandRecord))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert count == 1_000
+    assert peak < path.stat().st_size // 4  # the file is never held whole

@@ -10,7 +10,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pipeline.formats.jsonl import read_jsonl
-from pipeline.formats.ohh import looks_like_ohh, read_ohh
+from pipeline.formats.ohh import looks_like_ohh
+from pipeline.formats.ohh_stream import read_ohh
 from pipeline.formats.phh import looks_like_phh, read_phh
 from pipeline.formats.pokerstars import looks_like_pokerstars, read_pokerstars
 from pipeline.model import HandRecord

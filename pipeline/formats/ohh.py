@@ -4,7 +4,9 @@ A file holds hand objects ``{"ohh": {…}}`` separated by blank lines (so the fi
 whole is not JSON); one object, or a JSON array of them, is accepted too. Each hand is
 parsed on its own: a broken one is one reject (``malformed-json``; ``truncated-hand`` for
 an unfinished last one) and the reader carries on with the next object. It never raises
-on bad data. Notes on the standard: ``/work/shared/formats/ohh.md``.
+on bad data. Notes on the standard: ``/work/shared/formats/ohh.md``. This module reads a
+whole text (:func:`parse_ohh`); files are read as streams by
+:func:`pipeline.formats.ohh_stream.read_ohh`, which yields the same.
 
 **Games.** ``game_type`` ``Omaha`` and ``OmahaHiLo`` are read; the number of hole cards
 (4, 5 or 6) is the most cards any player is dealt or shows (OHH has no field for it).
@@ -78,7 +80,7 @@ from pipeline.model import (
 from pipeline.money import MAX_DIGITS, MAX_SCALE
 from pipeline.violations import Reject, RejectCode
 
-__all__ = ["looks_like_ohh", "parse_ohh", "parse_ohh_bytes", "read_ohh"]
+__all__ = ["looks_like_ohh", "parse_ohh", "parse_ohh_bytes"]
 
 EXCERPT_CHARS = 160
 Number = int | Decimal
@@ -595,9 +597,13 @@ def _excerpt(text: str) -> str:
     return " ".join(text[: EXCERPT_CHARS * 4].split())[:EXCERPT_CHARS]
 
 
-def _decode(text: str, start: int, source: str, line: int) -> tuple[HandRecord | Reject, int]:
+def _decode(
+    text: str, start: int, source: str, line: int, base: tuple[int, int, int] = (0, 0, 0)
+) -> tuple[HandRecord | Reject, int]:
     """Decode the hand object at ``start`` (on ``line``); return it and where the next
-    one may start."""
+    one may start. ``base`` places ``text`` in its file when it is a window of it: the
+    characters, line ends and characters on its first line before it (for the positions
+    a JSON error names)."""
     try:
         value, end = _DECODER.raw_decode(text, start)
     except json.JSONDecodeError as error:
@@ -608,7 +614,13 @@ def _decode(text: str, start: int, source: str, line: int) -> tuple[HandRecord |
             if error.pos >= len(text.rstrip())
             else RejectCode.MALFORMED_JSON
         )
-        return Reject(source, line, code, f"not JSON: {error}", _excerpt(text[start:end])), end
+        chars, lines, column = base
+        where = (
+            f"line {lines + error.lineno} column "
+            f"{error.colno + (column if error.lineno == 1 else 0)} (char {chars + error.pos})"
+        )
+        message = f"not JSON: {error.msg}: {where}"
+        return Reject(source, line, code, message, _excerpt(text[start:end])), end
     except (RecursionError, ValueError, ArithmeticError) as error:
         # nesting deeper than Python's stack, or a number int() or Decimal cannot hold
         resume = _BLANK_RE.search(text, start + 1)
@@ -672,17 +684,6 @@ def _skip(text: str, position: int, *, comma: bool = False) -> int:
     while position < len(text) and (text[position].isspace() or (comma and text[position] == ",")):
         position += 1
     return position
-
-
-def read_ohh(path: str | Path, *, source: str | None = None) -> Iterator[HandRecord | Reject]:
-    """Yield a hand or a reject for every hand object of an OHH file.
-
-    ``source`` names the file in records and rejects (default: the path as given).
-    Bytes that are not UTF-8 make their hand a ``bad-encoding`` reject. Opening the file
-    may raise ``OSError``: that is the environment, not bad data.
-    """
-    name = str(path) if source is None else source
-    yield from parse_ohh_bytes(Path(path).read_bytes(), name)
 
 
 def parse_ohh_bytes(data: bytes, source: str) -> Iterator[HandRecord | Reject]:

@@ -42,6 +42,8 @@ _HERE = Path(__file__).resolve().parent
 class StaleBuild(ImportError):
     """A compiled module is older than its source: it would run code that is not there."""
 
+    stale_build = True  # how the console script knows it (pipeline.entry) before it loads
+
 
 def compiled_file(name: str, folder: Path = _HERE) -> Path | None:
     """Return the compiled file of engine module ``name`` in ``folder``, if there is one."""

@@ -1,0 +1,22 @@
+"""The ``croupier`` console script: load the commands, or say in one line why they cannot.
+
+Loading the commands loads the rules engine, which refuses to run compiled code older than
+its sources (:mod:`pipeline.rules.engine`); that refusal is an environment error (exit 3,
+one line on stderr), not a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def main() -> None:
+    """Run the command line."""
+    try:
+        from pipeline.cli import main as commands
+    except ImportError as error:
+        if not getattr(error, "stale_build", False):
+            raise
+        print(f"croupier: {error}", file=sys.stderr)
+        raise SystemExit(3) from None
+    commands()

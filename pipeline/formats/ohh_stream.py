@@ -1,0 +1,162 @@
+"""Read OHH files as streams: a window of text over the file, a hand object at a time.
+
+:func:`read_ohh` yields exactly what :func:`~pipeline.formats.ohh.parse_ohh` yields for the
+whole text (the same hands, rejects, lines and excerpts: a test compares the two on damaged
+files), but holds only the hand being read and what follows it in the last read, so memory
+does not grow with the file. A hand object longer than :data:`MAX_HAND_BYTES` characters
+is one ``malformed-hand`` reject, skipped up to the next blank line before a ``{`` or ``[``
+(where :func:`parse_ohh` resumes after a broken hand too).
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO
+
+from pipeline.formats.limits import is_utf16, utf16_reject, vet
+from pipeline.formats.ohh import _BLANK_RE, _DECODER, _decode, _excerpt
+from pipeline.formats.phh_track import MAX_HAND_BYTES
+from pipeline.model import HandRecord
+from pipeline.violations import Reject, RejectCode
+
+__all__ = ["MAX_HAND_BYTES", "parse_ohh_stream", "read_ohh"]
+
+_READ_BYTES = 1 << 16
+
+
+def read_ohh(path: str | Path, *, source: str | None = None) -> Iterator[HandRecord | Reject]:
+    """Yield a hand or a reject for every hand object of an OHH file.
+
+    ``source`` names the file in records and rejects (default: the path as given).
+    Bytes that are not UTF-8 make their hand a ``bad-encoding`` reject. Opening the file
+    may raise ``OSError``: that is the environment, not bad data.
+    """
+    name = str(path) if source is None else source
+    with open(path, "rb") as stream:
+        yield from parse_ohh_stream(stream, name)
+
+
+class _Window:
+    """The text of a byte stream from some point on; earlier text is let go of."""
+
+    def __init__(self, stream: IO[bytes], head: bytes) -> None:
+        self.stream = stream
+        self.decoder = codecs.getincrementaldecoder("utf-8")("surrogateescape")
+        self.text = self.decoder.decode(head).removeprefix("\ufeff")
+        self.eof = not head
+        self.line = 1  # the line of text[0]
+        self.chars = 0  # characters let go of before text[0]
+        self.column = 0  # of them, those on text[0]'s line
+        self.tail = ""  # the last characters let go of (for the excerpt of a cut array)
+
+    def more(self) -> bool:
+        """Read on; return ``False`` at the end of the stream."""
+        if self.eof:
+            return False
+        block = self.stream.read(_READ_BYTES)
+        self.eof = not block
+        self.text += self.decoder.decode(block, final=self.eof)
+        return True
+
+    def drop(self, position: int) -> None:
+        """Let go of the text before ``position`` (counting its lines)."""
+        gone = self.text[:position]
+        ends = gone.count("\n")
+        self.line += ends
+        self.chars += len(gone)
+        self.column = len(gone) - gone.rfind("\n") - 1 if ends else self.column + len(gone)
+        self.tail = (self.tail + gone)[-200:]
+        self.text = self.text[position:]
+
+    def skip(self, position: int, *, comma: bool = False) -> int:
+        """Return the first position at or after ``position`` that is not blank (or a comma)."""
+        while True:
+            text = self.text
+            while position < len(text) and (
+                text[position].isspace() or (comma and text[position] == ",")
+            ):
+                position += 1
+            if position < len(text) or not self.more():
+                return position
+
+
+def parse_ohh_stream(stream: IO[bytes], source: str) -> Iterator[HandRecord | Reject]:
+    """Yield a hand or a reject for every hand object of an OHH binary stream."""
+    head = stream.read(_READ_BYTES)
+    if is_utf16(head):
+        yield utf16_reject(source, head)
+        return
+    window = _Window(stream, head)
+    position = window.skip(0)
+    in_array = window.text[position : position + 1] == "["
+    if in_array:
+        position = window.skip(position + 1)
+    while position < len(window.text):
+        if in_array and window.text[position] == "]":
+            position = window.skip(position + 1)
+            in_array = False
+            continue
+        window.drop(position)
+        if not _settle(window):
+            yield vet(_too_long(window, source))
+            position = window.skip(0, comma=in_array)
+            continue
+        base = (window.chars, window.line - 1, window.column)
+        item, position = _decode(window.text, 0, source, window.line, base)
+        yield vet(item)
+        position = window.skip(position, comma=in_array)
+    if in_array:  # '[' never closed: the file was cut, perhaps in the middle of a hand
+        window.drop(len(window.text))
+        message = "the JSON array of hands is not closed with ']': the file looks cut short"
+        tail = window.tail
+        yield vet(Reject(source, window.line, RejectCode.TRUNCATED_HAND, message, _excerpt(tail)))
+
+
+def _settle(window: _Window) -> bool:
+    """Read until the value at the window's start, or where reading resumes after it, is
+    in the window (as in the whole text); ``False`` when that outgrows the limit."""
+    while True:
+        text = window.text
+        try:
+            _value, end = _DECODER.raw_decode(text, 0)
+            if end < len(text) or window.eof:
+                return True
+        except json.JSONDecodeError as error:
+            cut = error.pos >= len(text.rstrip())
+            if not cut and _resumes(text, max(error.pos, 1), window):
+                return True
+        except (RecursionError, ValueError, ArithmeticError):
+            if _resumes(text, 1, window):
+                return True
+        if len(text) > MAX_HAND_BYTES:
+            return False
+        if not window.more():
+            return True
+
+
+def _resumes(text: str, start: int, window: _Window) -> bool:
+    """Tell whether the place to resume after a broken hand is known: found, or the end."""
+    found = _BLANK_RE.search(text, start)
+    return window.eof or (found is not None and found.end() < len(text))
+
+
+def _too_long(window: _Window, source: str) -> Reject:
+    """Reject the over-long hand at the window's start and let go of it, up to where
+    reading resumes (a blank line before ``{`` or ``[``), or the end."""
+    line = window.line
+    excerpt = _excerpt(window.text)
+    while True:
+        found = _BLANK_RE.search(window.text, 1)
+        if found is not None and found.end() < len(window.text):
+            window.drop(found.end())
+            break
+        keep = max(len(window.text) - 64, 1)  # a blank line may straddle two reads
+        window.drop(keep)
+        if not window.more():
+            window.drop(len(window.text))
+            break
+    message = f"a hand longer than the limit of {MAX_HAND_BYTES} characters"
+    return Reject(source, line, RejectCode.MALFORMED_HAND, message, excerpt)
