@@ -5,7 +5,8 @@ from __future__ import annotations
 import io
 import os
 import re
-from collections.abc import Sequence
+import tracemalloc
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -264,6 +265,18 @@ def read_bytes(fmt: str, data: bytes, source: str = "fuzz") -> list[HandRecord |
     if fmt == "phh":
         return list(read_phh_stream(io.BytesIO(data), source + ".phhs"))
     return list(parse_ohh_stream(io.BytesIO(data), source))
+
+
+def hands_and_peak(items: Iterable[HandRecord | Reject]) -> tuple[int, int]:
+    """Consume a reader's items; return how many were hands and the peak of memory traced
+    (by :mod:`tracemalloc`) meanwhile."""
+    tracemalloc.start()
+    try:
+        hands = sum(1 for item in items if isinstance(item, HandRecord))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return hands, peak
 
 
 def is_significant(fmt: str, data: bytes) -> bool:

@@ -12,7 +12,6 @@ import io
 import json
 import os
 import random
-import tracemalloc
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -25,6 +24,7 @@ from pipeline.model import ActionType, Betting, Blind, HandRecord, Variant
 from pipeline.rules import replay
 from pipeline.settle import Half, settle
 from pipeline.violations import Reject, RejectCode
+from tests.strategies import hands_and_peak
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = Path(os.environ.get("CROUPIER_CORPUS", ROOT.parent / "shared" / "corpus"))
@@ -348,11 +348,6 @@ def test_many_hands_are_read_in_bounded_memory(tmp_path: Path) -> None:
     good = next(seed for seed in _ohh_seeds() if seed.count(b'"ohh"') == 1).strip()
     path = tmp_path / "many.ohh"
     path.write_bytes(b"\n\n".join([good] * 1_000) + b"\n")
-    tracemalloc.start()
-    try:
-        count = sum(1 for item in read_ohh(path) if isinstance(item, HandRecord))
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    count, peak = hands_and_peak(read_ohh(path))  # lazily: the reader runs while traced
     assert count == 1_000
     assert peak < path.stat().st_size // 4  # the file is never held whole

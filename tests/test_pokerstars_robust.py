@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 import re
-import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from hypothesis import strategies as st
 from pipeline.formats.pokerstars import read_pokerstars
 from pipeline.model import HandRecord
 from pipeline.violations import Reject, RejectCode
+from tests.strategies import hands_and_peak
 from tests.test_pokerstars import FILES
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "pokerstars"
@@ -204,12 +204,7 @@ def test_a_long_file_is_read_in_bounded_memory(
     monkeypatch.setattr("pipeline.formats.pokerstars.BUFFERED_HANDS", 50)
     path = tmp_path / "long.txt"
     path.write_bytes(many_hands(1_000))  # 1.5 MB, tens of MB as hands
-    tracemalloc.start()
-    try:
-        hands = sum(1 for item in read_pokerstars(path) if isinstance(item, HandRecord))
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    hands, peak = hands_and_peak(read_pokerstars(path))  # lazily: it reads while traced
     assert hands == 1_000
     assert peak < 2 << 20  # reading the file whole alone would take 3 MB
 
