@@ -79,10 +79,12 @@ def _extensions() -> list[object]:
                 language_level=3,
                 compiler_directives={
                     "annotation_typing": False,  # the .pxd files give the C types
+                    "overflowcheck": True,  # C integer arithmetic raises, never wraps
                     "binding": True,  # signatures and docstrings kept for help and doctests
                     "embedsignature": True,
                 },
                 quiet=True,
+                force=True,  # the directives here are inputs too; Cython only compares times
             )
         )
     except Exception as error:  # a Cython error means "stay pure Python"

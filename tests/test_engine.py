@@ -17,12 +17,16 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 import pipeline.rules
+from pipeline.model import HandRecord
+from pipeline.rules import replay
 from pipeline.rules.engine import COMPILED, StaleBuild, check_fresh, compiled_file, stale_modules
+from tests.handbuilder import BOARD, blinds, board, build, call, raise_to
 
 RULES = Path(pipeline.rules.__file__).resolve().parent
 ROOT = RULES.parents[1]
@@ -182,3 +186,42 @@ def test_the_console_script_runs_the_commands() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("croupier ") and "rules engine" in done.stdout
+
+
+def _scaled(hand: HandRecord, factor: int) -> HandRecord:
+    """Return ``hand`` with every amount multiplied (past what a reader would let through)."""
+    game = replace(
+        hand.game,
+        small_blind=hand.game.small_blind * factor,
+        big_blind=hand.game.big_blind * factor,
+    )
+    seats = tuple(replace(s, stack=s.stack * factor) for s in hand.seats)
+    actions = tuple(
+        replace(
+            a,
+            amount=None if a.amount is None else a.amount * factor,
+            to=None if a.to is None else a.to * factor,
+        )
+        for a in hand.actions
+    )
+    return replace(hand, game=game, seats=seats, actions=actions)
+
+
+@pytest.mark.skipif(pipeline.rules.ENGINE != "compiled", reason="pure Python holds any int")
+@pytest.mark.parametrize("factor", [10**17, 2**62 // 10_000])
+def test_amounts_beyond_64_bits_are_refused_not_wrapped(factor: int) -> None:
+    # 10**17 per cent: a stack does not fit in 64 bits; 2**62 // 10,000: each stack fits,
+    # the pot of three does not: C arithmetic must raise, not wrap around
+    hand = build(
+        [
+            *blinds(),
+            raise_to(3, "100.00", all_in=True),
+            call(1, "99.50", all_in=True),
+            call(2, "99.00", all_in=True),
+            *[board(cards) for cards in BOARD],
+        ],
+        betting="no-limit",
+    )
+    assert not replay(hand).errors
+    with pytest.raises(ValueError, match=r"2\*\*63 units or more"):
+        replay(_scaled(hand, factor))

@@ -6,7 +6,7 @@ from pipeline.rules.context cimport Run, make_step
 from pipeline.rules.state cimport BettingState
 
 @cython.locals(run=Run, state=BettingState, seq=Py_ssize_t, fatal=cython.bint)
-cpdef object replay(object hand, object rules=*)
+cpdef object _replay(object hand, object rules)
 
 @cython.locals(state=BettingState, pot_before=cython.longlong)
 cpdef _step(Run run, Py_ssize_t seq, object action)

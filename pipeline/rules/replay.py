@@ -86,7 +86,20 @@ def replay(hand: HandRecord, rules: RuleSet = STANDARD) -> Replay:
 
     Emits every code of :class:`~pipeline.violations.Code` except the settlement ones
     (payouts, rake, conservation, unclaimed pots), which :mod:`pipeline.settle` adds.
+    Raises ``ValueError`` for an amount the compiled engine cannot hold (2**63 units or
+    more; the readers refuse any amount over 10**15 units, see
+    :mod:`pipeline.formats.limits`).
     """
+    try:
+        return _replay(hand, rules)
+    except OverflowError as error:
+        raise ValueError(
+            f"hand {hand.hand_id}: an amount of 2**63 units or more, beyond what the "
+            "engine holds (hand logs are read with amounts up to 10**15 units)"
+        ) from error
+
+
+def _replay(hand: HandRecord, rules: RuleSet) -> Replay:
     seats = seating(hand)
     game = hand.game
     state = BettingState(
