@@ -10,7 +10,7 @@ install: $(STAMP)
 
 # The rules engine is compiled at install (setup.py): its sources and C types are inputs too.
 ENGINE_TYPES   := $(wildcard pipeline/rules/*.pxd)
-ENGINE_SOURCES := setup.py $(ENGINE_TYPES) $(ENGINE_TYPES:.pxd=.py)
+ENGINE_SOURCES := setup.py pipeline/rules/engine.py $(ENGINE_TYPES) $(ENGINE_TYPES:.pxd=.py)
 
 $(STAMP): pyproject.toml $(ENGINE_SOURCES)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -47,4 +47,4 @@ load: install  # 5,000,000 generated hands through croupier run - (about an hour
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis lake build
-	rm -f pipeline/rules/*.so pipeline/rules/*.c
+	rm -f pipeline/rules/*.so pipeline/rules/*.c pipeline/rules/compiled.json

@@ -13,10 +13,12 @@ Cython or the C compiler fails, the package installs as pure Python and says so 
 
 from __future__ import annotations
 
-import ast
+import importlib.util
+import json
 import os
 import sys
 from pathlib import Path
+from types import ModuleType
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
@@ -25,19 +27,18 @@ HERE = Path(__file__).resolve().parent
 RULES = HERE / "pipeline" / "rules"
 
 
-def _engine_modules() -> list[str]:
-    """Return the names of the compiled modules: ``COMPILED`` in ``pipeline/rules/engine.py``.
-
-    Read, not imported: importing it would check the very build this script is making.
-    """
-    tree = ast.parse((RULES / "engine.py").read_text(encoding="utf-8"))
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "COMPILED":
-            return list(ast.literal_eval(node.value))
-    raise RuntimeError("pipeline/rules/engine.py defines no COMPILED")
+def _engine() -> ModuleType:
+    """Load ``pipeline/rules/engine.py`` on its own (the package's dependencies may not be
+    installed yet): the list of compiled modules and how their sources are recorded."""
+    spec = importlib.util.spec_from_file_location("_croupier_engine", RULES / "engine.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-COMPILED = _engine_modules()
+ENGINE = _engine()
+COMPILED: list[str] = list(ENGINE.COMPILED)
 
 
 def _fallback(error: BaseException) -> None:
@@ -45,6 +46,7 @@ def _fallback(error: BaseException) -> None:
     for name in COMPILED:
         for old in RULES.glob(f"{name}.*.so"):
             old.unlink()
+    (RULES / ENGINE.RECORD).unlink(missing_ok=True)
     print(
         f"croupier: the compiled rules engine was not built ({error}); "
         "installing the pure-Python engine (same results, slower)",
@@ -73,7 +75,7 @@ def _extensions() -> list[object]:
         _fallback(error)
         return []
     try:
-        return list(
+        extensions = list(
             cythonize(
                 [f"pipeline/rules/{name}.py" for name in COMPILED],
                 language_level=3,
@@ -90,6 +92,9 @@ def _extensions() -> list[object]:
     except Exception as error:  # a Cython error means "stay pure Python"
         _fallback(error)
         return []
+    record = json.dumps(ENGINE.source_digests(RULES), indent=1, sort_keys=True)
+    (RULES / ENGINE.RECORD).write_text(record + "\n", encoding="utf-8")
+    return extensions
 
 
 setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt})

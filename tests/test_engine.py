@@ -25,7 +25,15 @@ import pytest
 import pipeline.rules
 from pipeline.model import HandRecord
 from pipeline.rules import replay
-from pipeline.rules.engine import COMPILED, StaleBuild, check_fresh, compiled_file, stale_modules
+from pipeline.rules.engine import (
+    COMPILED,
+    RECORD,
+    StaleBuild,
+    check_fresh,
+    compiled_file,
+    source_digests,
+    stale_modules,
+)
 from tests.handbuilder import BOARD, blinds, board, build, call, raise_to
 
 RULES = Path(pipeline.rules.__file__).resolve().parent
@@ -117,20 +125,27 @@ def test_compiled_and_source_engines_judge_every_hand_alike() -> None:
         assert ours == theirs
 
 
-def test_a_compiled_module_older_than_its_source_is_refused(tmp_path: Path) -> None:
-    (tmp_path / "betting.py").write_text("")
-    (tmp_path / "betting.pxd").write_text("")
-    built = tmp_path / f"betting{_suffix()}"
-    built.write_bytes(b"")
-    os.utime(tmp_path / "betting.py", (1_000, 1_000))
-    os.utime(tmp_path / "betting.pxd", (1_000, 1_000))
-    os.utime(built, (2_000, 2_000))
+def test_a_compiled_module_not_built_from_its_source_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "betting.py").write_text("x = 1\n")
+    (tmp_path / "betting.pxd").write_text("cdef object x\n")
+    (tmp_path / f"betting{_suffix()}").write_bytes(b"")
+    assert stale_modules(tmp_path) == [RECORD]  # compiled, but nothing says from what
+    (tmp_path / RECORD).write_text(json.dumps(source_digests(tmp_path)))
     assert stale_modules(tmp_path) == []
     check_fresh(tmp_path)
-    os.utime(tmp_path / "betting.pxd", (3_000, 3_000))  # the C types changed after the build
+    os.utime(tmp_path / "betting.py", (1, 1))  # file times do not matter (installers set them)
+    assert stale_modules(tmp_path) == []
+    (tmp_path / "betting.pxd").write_text("cdef object x, y\n")  # the C types changed
     assert stale_modules(tmp_path) == ["betting.pxd"]
-    with pytest.raises(StaleBuild, match=r"betting\.pxd.*make install"):
+    with pytest.raises(StaleBuild, match=r"not built from betting\.pxd.*make install"):
         check_fresh(tmp_path)
+
+
+def test_the_installed_engine_matches_its_record() -> None:
+    if pipeline.rules.ENGINE == "compiled":
+        recorded = json.loads((RULES / RECORD).read_text())
+        assert recorded == source_digests(RULES)
+        assert len(recorded) == 2 * len(COMPILED)
 
 
 def test_sources_without_a_build_are_never_stale(tmp_path: Path) -> None:

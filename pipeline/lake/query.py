@@ -33,7 +33,9 @@ __all__ = [
     "views_sql",
 ]
 
-VIEWS_SQL = Path(__file__).resolve().parents[2] / "schemas" / "views.sql"
+VIEWS_SQL = Path(__file__).resolve().parent / "views.sql"
+"""The derived views and macros: package data (``schemas/views.sql`` in the source tree
+links to it), so an installed package has it too."""
 
 
 class NoLake(FileNotFoundError):
@@ -56,7 +58,7 @@ class QueryResult:
 
 
 def views_sql() -> str:
-    """Return the text of ``schemas/views.sql`` (the derived views and macros)."""
+    """Return the text of ``views.sql`` (the derived views and macros)."""
     return VIEWS_SQL.read_text(encoding="utf-8")
 
 

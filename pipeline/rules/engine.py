@@ -4,23 +4,28 @@ The modules in :data:`COMPILED` are plain Python, and where a C compiler was ava
 install time they were also compiled (``setup.py``; their C types are in the ``.pxd`` files
 beside them). Both forms give the same results; the compiled one is several times faster.
 A compiled module is a file beside its source, so an edit to the source after the build
-would otherwise go unnoticed: :func:`check_fresh` refuses to run an engine older than its
-sources and says how to rebuild it; importing this module (``pipeline.rules`` does it first)
+would otherwise go unnoticed: ``setup.py`` records the SHA-256 of the sources it compiled
+(:data:`RECORD`), and :func:`check_fresh` refuses to run a compiled engine whose sources
+differ, saying how to rebuild it; importing this module (``pipeline.rules`` does it first)
 runs that check.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib.machinery
+import json
 from pathlib import Path
 
 __all__ = [
     "COMPILED",
     "ENGINE",
+    "RECORD",
     "StaleBuild",
     "built_form",
     "check_fresh",
     "compiled_file",
+    "source_digests",
     "stale_modules",
 ]
 
@@ -37,10 +42,12 @@ COMPILED = (
 """The modules of ``pipeline.rules`` that ``setup.py`` compiles (same list, same order)."""
 
 _HERE = Path(__file__).resolve().parent
+RECORD = "compiled.json"
+"""Beside the engine: the SHA-256 of each source ``setup.py`` compiled."""
 
 
 class StaleBuild(ImportError):
-    """A compiled module is older than its source: it would run code that is not there."""
+    """A compiled module is not built from its source as it is: it would run other code."""
 
     stale_build = True  # how the console script knows it (pipeline.entry) before it loads
 
@@ -65,31 +72,46 @@ def built_form(folder: Path = _HERE) -> str:
     return "python" if found == 0 else "partly compiled"
 
 
-def stale_modules(folder: Path = _HERE) -> list[str]:
-    """Return the engine modules whose ``.py`` or ``.pxd`` changed after they were compiled."""
-    stale = []
+def source_digests(folder: Path = _HERE) -> dict[str, str]:
+    """Return the SHA-256 of every engine source (``.py`` and ``.pxd``) in ``folder``."""
+    digests = {}
     for name in COMPILED:
-        built = compiled_file(name, folder)
-        if built is None:
-            continue
-        built_at = built.stat().st_mtime
         for source in (folder / f"{name}.py", folder / f"{name}.pxd"):
-            if source.exists() and source.stat().st_mtime > built_at:
-                stale.append(source.name)
-    return stale
+            if source.exists():
+                digests[source.name] = hashlib.sha256(source.read_bytes()).hexdigest()
+    return digests
+
+
+def stale_modules(folder: Path = _HERE) -> list[str]:
+    """Return the engine sources that differ from the ones compiled (none if nothing is).
+
+    ``setup.py`` records the digests of the sources it compiled in :data:`RECORD`; a
+    source changed since (or a build without that record) makes the build stale. File
+    times are not used: an installer sets them when it unpacks, in any order.
+    """
+    if not any(compiled_file(name, folder) is not None for name in COMPILED):
+        return []
+    record = folder / RECORD
+    try:
+        compiled = json.loads(record.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return [RECORD]
+    now = source_digests(folder)
+    return [name for name, digest in now.items() if compiled.get(name) != digest]
 
 
 def check_fresh(folder: Path = _HERE) -> None:
-    """Raise :class:`StaleBuild` when a compiled module is older than its source."""
+    """Raise :class:`StaleBuild` when a compiled module is not what its source says."""
     stale = stale_modules(folder)
     if stale:
         raise StaleBuild(
-            f"the compiled rules engine is older than {', '.join(stale)} in {folder}: "
-            "run `make install` to rebuild it (or delete the compiled files, "
+            f"the compiled rules engine was not built from {', '.join(stale)} as it is now, "
+            f"in {folder}: run `make install` to rebuild it (or delete the compiled files, "
             f"{folder}/*.so, to run the pure-Python engine)"
         )
 
 
-check_fresh()  # on import, before any compiled module loads
+if __name__ == "pipeline.rules.engine":  # not when setup.py loads this file to build
+    check_fresh()  # on import, before any compiled module loads
 ENGINE = built_form()
 """``"compiled"`` or ``"python"``: the form of the engine this process runs."""

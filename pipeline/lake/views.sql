@@ -1,0 +1,80 @@
+-- Croupier's DuckDB views over the lake.
+--
+-- Before this file runs, Croupier creates one base view per lake table (hands, seats,
+-- actions, pots, awards, violations, rejects) over exactly the Parquet files that committed
+-- runs list in _manifest.json. Money columns are integer minor units beside `scale`
+-- (amount / 10^scale is the value); the helpers below turn them into text or numbers for
+-- display. The integer columns stay the truth: sum them, then format.
+
+CREATE OR REPLACE MACRO money_text(amount, scale) AS
+    CASE
+        WHEN amount IS NULL THEN NULL
+        WHEN scale = 0 THEN CAST(amount AS VARCHAR)
+        ELSE (CASE WHEN amount < 0 THEN '-' ELSE '' END)
+             || CAST(abs(amount) // CAST(pow(10, scale) AS BIGINT) AS VARCHAR) || '.'
+             || lpad(CAST(abs(amount) % CAST(pow(10, scale) AS BIGINT) AS VARCHAR), scale, '0')
+    END;
+
+-- A DOUBLE, for charts and sorting only: never add these up.
+CREATE OR REPLACE MACRO money(amount, scale) AS amount / pow(10, scale);
+
+CREATE OR REPLACE VIEW hands_money AS
+SELECT site, hand_id, started_at, variant, betting, currency, status,
+       money_text(small_blind, scale) AS small_blind,
+       money_text(big_blind, scale) AS big_blind,
+       money_text(total_pot, scale) AS total_pot,
+       money_text(rake, scale) AS rake,
+       payouts_match
+FROM hands;
+
+CREATE OR REPLACE VIEW seats_money AS
+SELECT site, hand_id, seat, player, position,
+       money_text(stack_start, scale) AS stack_start,
+       money_text(stack_end, scale) AS stack_end,
+       money_text(invested, scale) AS invested,
+       money_text(won, scale) AS won,
+       money_text(net, scale) AS net,
+       high_hand, low_hand
+FROM seats;
+
+-- Hands and problems by game: the demo's query.
+CREATE OR REPLACE VIEW hands_by_variant AS
+SELECT variant, betting,
+       count(*) AS hands,
+       count(*) FILTER (WHERE status = 'ok') AS ok,
+       sum(n_errors) AS errors,
+       count(*) FILTER (WHERE payouts_match) AS payouts_matching
+FROM hands
+GROUP BY variant, betting
+ORDER BY variant, betting;
+
+CREATE OR REPLACE VIEW violations_by_code AS
+SELECT code, severity, rule, count(*) AS n, count(DISTINCT hand_id) AS hands,
+       min(hand_id) AS example_hand
+FROM violations
+GROUP BY code, severity, rule
+ORDER BY n DESC, code;
+
+-- Player statistics per player and currency (STATS.md): every ratio as done / opportunity.
+-- `croupier stats` runs the same sums with filters and groupings.
+CREATE OR REPLACE VIEW player_stats AS
+SELECT s.player, h.currency,
+       count(*) AS hands,
+       count(*) FILTER (WHERE s.vpip) AS vpip, count(*) FILTER (WHERE s.vpip_opp) AS vpip_opp,
+       count(*) FILTER (WHERE s.pfr) AS pfr,
+       count(*) FILTER (WHERE s.three_bet) AS three_bet,
+       count(*) FILTER (WHERE s.three_bet_opp) AS three_bet_opp,
+       count(*) FILTER (WHERE s.steal) AS steal, count(*) FILTER (WHERE s.steal_opp) AS steal_opp,
+       count(*) FILTER (WHERE s.cbet_flop) AS cbet_flop,
+       count(*) FILTER (WHERE s.cbet_flop_opp) AS cbet_flop_opp,
+       sum(s.postflop_aggressive) AS postflop_aggressive,
+       sum(s.postflop_calls) AS postflop_calls,
+       sum(s.postflop_folds) AS postflop_folds,
+       count(*) FILTER (WHERE s.saw_flop) AS saw_flop,
+       count(*) FILTER (WHERE s.went_to_showdown) AS went_to_showdown,
+       count(*) FILTER (WHERE s.went_to_showdown AND s.won > 0) AS won_at_showdown,
+       sum(s.net) AS net, money_text(sum(s.net), any_value(h.scale)) AS net_won,
+       round(100.0 * sum(s.net / h.big_blind) / count(*), 2) AS bb_per_100
+FROM seats s JOIN hands h USING (site, hand_id)
+WHERE h.status <> 'void'
+GROUP BY s.player, h.currency;
