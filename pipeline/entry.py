@@ -10,13 +10,13 @@ from __future__ import annotations
 import sys
 
 
-def main() -> None:
-    """Run the command line."""
+def main() -> int:
+    """Run the command line; return its exit code (the console script exits with it)."""
     try:
         from pipeline.cli import main as commands
     except ImportError as error:
         if not getattr(error, "stale_build", False):
             raise
         print(f"croupier: {error}", file=sys.stderr)
-        raise SystemExit(3) from None
-    commands()
+        return 3
+    return commands()

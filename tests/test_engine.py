@@ -39,6 +39,8 @@ from tests.handbuilder import BOARD, blinds, board, build, call, raise_to
 RULES = Path(pipeline.rules.__file__).resolve().parent
 ROOT = RULES.parents[1]
 PURE = bool(os.environ.get("CROUPIER_PURE_PYTHON"))
+CROUPIER = str(Path(sys.executable).parent / "croupier")
+"""The installed console script (what a user runs)."""
 COMPILER = shutil.which((sysconfig.get_config_var("CC") or "cc").split()[0])
 
 # Replays generated hands of every game and structure, faults included, and prints one JSON
@@ -182,7 +184,7 @@ def test_the_command_line_says_a_stale_build_in_one_line() -> None:
         "            raise StaleBuild('the compiled rules engine is older than betting.py')\n"
         "sys.meta_path.insert(0, Stale())\n"
         "from pipeline.entry import main\n"
-        "main()\n"
+        "raise SystemExit(main())\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", code, "--version"], capture_output=True, text=True, cwd=ROOT
@@ -192,15 +194,27 @@ def test_the_command_line_says_a_stale_build_in_one_line() -> None:
     assert done.stdout == ""
 
 
-def test_the_console_script_runs_the_commands() -> None:
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [(["--version"], 0), (["check", "data/sample/hilo.jsonl"], 0), (["nonsense"], 2)],
+)
+def test_the_console_script_exits_with_the_commands_code(args: list[str], code: int) -> None:
     done = subprocess.run(
-        [sys.executable, "-c", "from pipeline.entry import main; main()", "--version"],
+        [CROUPIER, *args],
         capture_output=True,
         text=True,
         cwd=ROOT,
     )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("croupier ") and "rules engine" in done.stdout
+    assert done.returncode == code, done.stderr
+
+
+def test_the_console_script_exits_1_on_violations(tmp_path: Path) -> None:
+    hands = tmp_path / "faults.jsonl"
+    generate = ["generate", "--hands", "50", "--faults", "1", "--seed", "1", "-o", str(hands)]
+    made = subprocess.run([CROUPIER, *generate], capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    done = subprocess.run([CROUPIER, "check", str(hands)], capture_output=True, text=True)
+    assert done.returncode == 1, done.stdout[-500:]
 
 
 def _scaled(hand: HandRecord, factor: int) -> HandRecord:
