@@ -17,6 +17,7 @@ import importlib.util
 import json
 import os
 import sys
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from types import ModuleType
 
@@ -41,12 +42,15 @@ ENGINE = _engine()
 COMPILED: list[str] = list(ENGINE.COMPILED)
 
 
-def _fallback(error: BaseException) -> None:
-    """Say the engine stays pure Python, and remove compiled files an older build left."""
-    for name in COMPILED:
-        for old in RULES.glob(f"{name}.*.so"):
-            old.unlink()
-    (RULES / ENGINE.RECORD).unlink(missing_ok=True)
+def _fallback(error: BaseException, *folders: Path) -> None:
+    """Say the engine stays pure Python, and remove every compiled engine module (and the
+    record of its sources) from the source tree and the given build folders: a mix of
+    compiled and pure modules does not load."""
+    for folder in (RULES, *(Path(f) / "pipeline" / "rules" for f in folders)):
+        for name in COMPILED:
+            for suffix in EXTENSION_SUFFIXES:
+                (folder / f"{name}{suffix}").unlink(missing_ok=True)
+        (folder / ENGINE.RECORD).unlink(missing_ok=True)
     print(
         f"croupier: the compiled rules engine was not built ({error}); "
         "installing the pure-Python engine (same results, slower)",
@@ -61,7 +65,7 @@ class OptionalBuildExt(build_ext):
         try:
             super().run()
         except Exception as error:  # any build failure means "stay pure Python"
-            _fallback(error)
+            _fallback(error, self.build_lib)
 
 
 def _extensions() -> list[object]:

@@ -128,9 +128,10 @@ def test_compiled_and_source_engines_judge_every_hand_alike() -> None:
 
 
 def test_a_compiled_module_not_built_from_its_source_is_refused(tmp_path: Path) -> None:
-    (tmp_path / "betting.py").write_text("x = 1\n")
+    for name in COMPILED:  # a whole (fake) build
+        (tmp_path / f"{name}.py").write_text(f"x = {name!r}\n")
+        (tmp_path / f"{name}{_suffix()}").write_bytes(b"")
     (tmp_path / "betting.pxd").write_text("cdef object x\n")
-    (tmp_path / f"betting{_suffix()}").write_bytes(b"")
     assert stale_modules(tmp_path) == [RECORD]  # compiled, but nothing says from what
     (tmp_path / RECORD).write_text(json.dumps(source_digests(tmp_path)))
     assert stale_modules(tmp_path) == []
@@ -254,3 +255,11 @@ def test_amounts_beyond_64_bits_are_refused_not_wrapped(factor: int) -> None:
     assert not replay(hand).errors
     with pytest.raises(ValueError, match=r"2\*\*63 units or more"):
         replay(_scaled(hand, factor))
+
+
+def test_a_partly_compiled_engine_is_refused(tmp_path: Path) -> None:
+    for name in COMPILED:
+        (tmp_path / f"{name}.py").write_text("")
+    (tmp_path / f"state{_suffix()}").write_bytes(b"")  # one module compiled, the others not
+    with pytest.raises(StaleBuild, match=r"incomplete \(context, betting, .* not compiled\)"):
+        check_fresh(tmp_path)

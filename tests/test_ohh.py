@@ -351,3 +351,47 @@ def test_many_hands_are_read_in_bounded_memory(tmp_path: Path) -> None:
     count, peak = hands_and_peak(read_ohh(path))  # lazily: the reader runs while traced
     assert count == 1_000
     assert peak < path.stat().st_size // 4  # the file is never held whole
+
+
+@pytest.mark.parametrize("read", [1, 2, 3, 5])
+def test_tiny_reads_split_marks_numbers_and_blank_lines_alike(
+    read: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a byte-order mark, a number or a blank line cut by a read reads as the whole text does
+    monkeypatch.setattr("pipeline.formats.ohh_stream._READ_BYTES", read)
+    good = next(seed for seed in _ohh_seeds() if seed.count(b'"ohh"') == 1).strip()
+    for data in (
+        b"\xef\xbb\xbf" + good + b"\n",
+        b"  1.5\n",
+        b"[1.5, 2e3, true]\n",
+        good + b"\n \t\n   \n\n" + good + b"\n",
+    ):
+        assert list(parse_ohh_stream(io.BytesIO(data), "x.ohh")) == list(
+            parse_ohh_bytes(data, "x.ohh")
+        )
+
+
+def test_blank_text_between_hands_is_not_held(tmp_path: Path) -> None:
+    good = next(seed for seed in _ohh_seeds() if seed.count(b'"ohh"') == 1).strip()
+    path = tmp_path / "spaced.ohh"
+    with path.open("wb") as out:
+        out.write(good + b"\n")
+        for _ in range(16):
+            out.write(b" " * (1 << 20))
+        out.write(b"\n\n" + good + b"\n")
+    count, peak = hands_and_peak(read_ohh(path))
+    assert count == 2
+    assert peak < 4 << 20  # 16 MiB of spaces, read and let go of
+
+
+def test_the_hand_after_an_over_long_one_is_found_across_reads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("pipeline.formats.ohh_stream.MAX_HAND_BYTES", 5_000)
+    monkeypatch.setattr("pipeline.formats.ohh_stream._READ_BYTES", 256)
+    good = next(seed for seed in _ohh_seeds() if seed.count(b'"ohh"') == 1 and len(seed) < 5_000)
+    padded = good.strip().replace(b'"ohh"', b'"_pad": "' + b"x" * 8_000 + b'", "ohh"', 1)
+    data = padded + b"\n\n" + b" " * 700 + good.strip() + b"\n"
+    long, last = parse_ohh_stream(io.BytesIO(data), "x.ohh")
+    assert isinstance(long, Reject) and long.code is RejectCode.MALFORMED_HAND
+    assert isinstance(last, HandRecord)

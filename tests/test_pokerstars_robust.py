@@ -9,8 +9,10 @@ anything else read is a reject for text outside any hand (or that cannot be deco
 
 from __future__ import annotations
 
+import os
 import random
 import re
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -252,7 +254,57 @@ def test_a_stretch_too_long_to_be_a_hand_is_one_reject(
     assert isinstance(stretch, Reject) and stretch.code is RejectCode.MALFORMED_HAND
     end = ZOOM.count(b"\n") + 4_000
     assert stretch.message == (
-        f"lines 1-{end}: more than 5000 bytes between two hand headers "
+        f"lines 1-{end}: more than 5000 bytes or 100000 lines between two hand headers "
         "(a hand is a few kilobytes); not read"
     )
     assert isinstance(last, HandRecord) and last.line == end + 1
+
+
+def test_a_stretch_of_too_many_lines_is_one_reject(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("pipeline.formats.pokerstars.MAX_CHUNK_LINES", 500)
+    path = tmp_path / "lines.txt"
+    path.write_bytes(ZOOM + b"x\n" * 1_000 + ZOOM)
+    stretch, last = list(read_pokerstars(path))
+    assert isinstance(stretch, Reject) and "or 500 lines between" in stretch.message
+    assert isinstance(last, HandRecord)
+
+
+@pytest.mark.parametrize("sign_at", [None, 38])
+def test_a_long_file_through_a_pipe_is_read_once_and_whole(
+    sign_at: int | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a pipe cannot be read twice: its hands are held, and all of them are read
+    monkeypatch.setattr("pipeline.formats.pokerstars.BUFFERED_HANDS", 5)
+    data = many_hands(40, sign_at)
+    read_end, write_end = os.pipe()
+
+    def feed() -> None:
+        with os.fdopen(write_end, "wb") as out:
+            out.write(data)
+
+    writer = threading.Thread(target=feed)
+    writer.start()
+    try:
+        items = list(read_pokerstars(f"/dev/fd/{read_end}"))
+    finally:
+        writer.join()
+        os.close(read_end)
+    assert [type(i) for i in items] == [HandRecord] * 40
+    assert {i.converted for i in items if isinstance(i, HandRecord)} == {sign_at is not None}
+
+
+def test_a_line_cut_at_the_limit_leaves_the_other_hands_text_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # cut inside a two-byte character, the rest of the chunk still decodes as UTF-8
+    monkeypatch.setattr("pipeline.formats.pokerstars.MAX_LINE_BYTES", 1_000)  # cut at 1,001
+    named = ZOOM.replace(b"Alice", "José".encode())  # both Alices, everywhere
+    path = tmp_path / "cut.txt"
+    path.write_bytes(named + b"\n" + "é".encode() * 2_000 + b"\n\n" + ZOOM)
+    items = list(read_pokerstars(path))
+    assert isinstance(items[0], HandRecord)
+    assert items[0].seats[0].player == "José"
+    assert isinstance(items[1], Reject) and items[1].code is RejectCode.TRUNCATED_HAND  # stray
+    assert isinstance(items[-1], HandRecord)

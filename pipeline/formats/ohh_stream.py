@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
@@ -25,6 +26,8 @@ from pipeline.violations import Reject, RejectCode
 __all__ = ["MAX_HAND_BYTES", "parse_ohh_stream", "read_ohh"]
 
 _READ_BYTES = 1 << 16
+_NOT_BLANK = re.compile(r"\S")
+_NOT_BLANK_OR_COMMA = re.compile(r"[^\s,]")
 
 
 def read_ohh(path: str | Path, *, source: str | None = None) -> Iterator[HandRecord | Reject]:
@@ -72,20 +75,27 @@ class _Window:
         self.text = self.text[position:]
 
     def skip(self, position: int, *, comma: bool = False) -> int:
-        """Return the first position at or after ``position`` that is not blank (or a comma)."""
+        """Return the first position at or after ``position`` that is not blank (or a
+        comma); blank text passed over is let go of, so positions may move back."""
+        pattern = _NOT_BLANK_OR_COMMA if comma else _NOT_BLANK
         while True:
-            text = self.text
-            while position < len(text) and (
-                text[position].isspace() or (comma and text[position] == ",")
-            ):
-                position += 1
-            if position < len(text) or not self.more():
+            found = pattern.search(self.text, position)
+            if found is not None:
+                return found.start()
+            self.drop(len(self.text))
+            position = 0
+            if not self.more():
                 return position
 
 
 def parse_ohh_stream(stream: IO[bytes], source: str) -> Iterator[HandRecord | Reject]:
     """Yield a hand or a reject for every hand object of an OHH binary stream."""
     head = stream.read(_READ_BYTES)
+    while 0 < len(head) < 4:  # a mark needs its bytes together, however the stream reads
+        more = stream.read(_READ_BYTES)
+        if not more:
+            break
+        head += more
     if is_utf16(head):
         yield utf16_reject(source, head)
         return
@@ -121,8 +131,8 @@ def _settle(window: _Window) -> bool:
     while True:
         text = window.text
         try:
-            _value, end = _DECODER.raw_decode(text, 0)
-            if end < len(text) or window.eof:
+            value, end = _DECODER.raw_decode(text, 0)
+            if window.eof or (end < len(text) and (_closed(value) or text[end] in _AFTER)):
                 return True
         except json.JSONDecodeError as error:
             cut = error.pos >= len(text.rstrip())
@@ -137,6 +147,15 @@ def _settle(window: _Window) -> bool:
             return True
 
 
+def _closed(value: object) -> bool:
+    """Tell whether a value ends with its own closing character (a number may go on)."""
+    return isinstance(value, dict | list | str)
+
+
+_AFTER = frozenset(" \t\r\n,]}[{")
+"""Characters no number or literal goes on with."""
+
+
 def _resumes(text: str, start: int, window: _Window) -> bool:
     """Tell whether the place to resume after a broken hand is known: found, or the end."""
     found = _BLANK_RE.search(text, start)
@@ -145,18 +164,50 @@ def _resumes(text: str, start: int, window: _Window) -> bool:
 
 def _too_long(window: _Window, source: str) -> Reject:
     """Reject the over-long hand at the window's start and let go of it, up to where
-    reading resumes (a blank line before ``{`` or ``[``), or the end."""
+    reading resumes (a blank line, then ``{`` or ``[``: where ``_BLANK_RE`` matches), or
+    the end. The text is scanned as it comes, so nothing but the current read is held."""
     line = window.line
     excerpt = _excerpt(window.text)
+    state, position = _OUTSIDE, 1
     while True:
-        found = _BLANK_RE.search(window.text, 1)
-        if found is not None and found.end() < len(window.text):
-            window.drop(found.end())
-            break
-        keep = max(len(window.text) - 64, 1)  # a blank line may straddle two reads
-        window.drop(keep)
+        text = window.text
+        while position < len(text):
+            if state == _OUTSIDE:  # only a line end can begin the blank line: go to the next
+                position = text.find("\n", position)
+                if position < 0:
+                    position = len(text)
+                    break
+            state = _NEXT[state](text[position])
+            if state == _FOUND:
+                window.drop(position)
+                message = f"a hand longer than the limit of {MAX_HAND_BYTES} characters"
+                return Reject(source, line, RejectCode.MALFORMED_HAND, message, excerpt)
+            position += 1
+        window.drop(position)
+        position = 0
         if not window.more():
-            window.drop(len(window.text))
-            break
-    message = f"a hand longer than the limit of {MAX_HAND_BYTES} characters"
-    return Reject(source, line, RejectCode.MALFORMED_HAND, message, excerpt)
+            message = f"a hand longer than the limit of {MAX_HAND_BYTES} characters"
+            return Reject(source, line, RejectCode.MALFORMED_HAND, message, excerpt)
+
+
+# The states of matching _BLANK_RE ("\n[ \t\r]*\n\s*(?=[\[{])") one character at a time.
+_OUTSIDE, _AFTER_NEWLINE, _BLANK, _FOUND = range(4)
+
+
+def _outside(char: str) -> int:
+    return _AFTER_NEWLINE if char == "\n" else _OUTSIDE
+
+
+def _after_newline(char: str) -> int:
+    if char == "\n":
+        return _BLANK
+    return _AFTER_NEWLINE if char in " \t\r" else _OUTSIDE
+
+
+def _blank(char: str) -> int:
+    if char in "[{":
+        return _FOUND
+    return _BLANK if char.isspace() else _OUTSIDE
+
+
+_NEXT = (_outside, _after_newline, _blank)

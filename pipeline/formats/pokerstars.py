@@ -35,7 +35,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import IO
+from typing import Protocol
 
 from pipeline.formats.limits import MAX_DIGITS, MAX_LINE_BYTES, is_utf16, utf16_reject, vet
 from pipeline.formats.pokerstars_body import Line, parse_hand
@@ -46,6 +46,7 @@ from pipeline.violations import Reject, RejectCode
 __all__ = [
     "BUFFERED_HANDS",
     "MAX_CHUNK_BYTES",
+    "MAX_CHUNK_LINES",
     "SNIFF_BYTES",
     "is_header_line",
     "looks_like_pokerstars",
@@ -75,6 +76,8 @@ BUFFERED_HANDS = 5_000
 MAX_CHUNK_BYTES = 2 * MAX_LINE_BYTES
 """The most text kept between two header lines (a real hand is a few kilobytes); the rest
 of a longer stretch is counted, not kept, and the stretch is one reject."""
+MAX_CHUNK_LINES = 100_000
+"""The most lines kept between two header lines (each costs about 100 bytes held)."""
 _LONG_NUMBER_RE = re.compile(f"[0-9]{{{MAX_DIGITS + 1},}}")
 
 
@@ -120,16 +123,42 @@ def read_pokerstars(
     """
     name = str(path) if source is None else source
     with open(path, "rb") as stream:
-        items = _parse_stream(stream, name)
+        if not stream.seekable():  # a pipe is read once: its hands are held, as before
+            yield from _one_tool_per_file(_parse_stream(stream, name))
+            return
+        first_pass = _Reads(stream)
+        items = _parse_stream(first_pass, name)
         first = list(itertools.islice(items, BUFFERED_HANDS + 1))
         if len(first) <= BUFFERED_HANDS:
             yield from _one_tool_per_file(first)
             return
         converted = _any_converted(first) or _any_converted(items)
-    del first
-    with open(path, "rb") as stream:
-        for item in _parse_stream(stream, name):
+        del first
+        stream.seek(0)  # the same bytes again, even if the file has grown meanwhile
+        for item in _parse_stream(_Reads(stream, limit=first_pass.count), name):
             yield vet(_as_converted(item) if converted else item)
+
+
+class _Readable(Protocol):
+    def read(self, size: int, /) -> bytes: ...
+
+
+class _Reads:
+    """A binary stream read through, counting the bytes read, up to an optional limit."""
+
+    def __init__(self, stream: _Readable, limit: int | None = None) -> None:
+        self.stream = stream
+        self.limit = limit
+        self.count = 0
+
+    def read(self, size: int, /) -> bytes:
+        if self.limit is not None:
+            size = min(size, self.limit - self.count)
+            if size <= 0:
+                return b""
+        data = self.stream.read(size)
+        self.count += len(data)
+        return data
 
 
 def parse_pokerstars_bytes(data: bytes, source: str) -> Iterator[HandRecord | Reject]:
@@ -244,21 +273,27 @@ def _located(record: HandRecord, source: str, line: int) -> HandRecord:
     return replace(record, source=source, line=line)
 
 
-def _parse_stream(stream: IO[bytes], source: str) -> Iterator[HandRecord | Reject]:
+def _parse_stream(stream: _Readable, source: str) -> Iterator[HandRecord | Reject]:
     """Yield a hand or a reject (not yet vetted) for every hand of a binary stream."""
     head = stream.read(_READ_BYTES)
+    while 0 < len(head) < 4:  # a mark needs its bytes together, however the stream reads
+        more = stream.read(_READ_BYTES)
+        if not more:
+            break
+        head += more
     if is_utf16(head):
         yield utf16_reject(source, head)
         return
     yield from _chunk_items(_chunks(_raw_lines(stream, head)), source)
 
 
-def _raw_lines(stream: IO[bytes], head: bytes = b"") -> Iterator[tuple[bytes, int]]:
-    """Yield every line of a binary stream with its length in bytes; ``\r\n``, ``\r``
-    and ``\n`` each end a line (the text after the last one is a line too, maybe empty).
+def _raw_lines(stream: _Readable, head: bytes = b"") -> Iterator[tuple[bytes, int]]:
+    """Yield every line of a binary stream with its length in bytes; ``\\r\\n``,
+    ``\\r`` and ``\\n`` each end a line (the text after the last one is a line too, maybe
+    empty).
 
-    A line longer than :data:`MAX_LINE_BYTES` is cut just past the limit: its length
-    says how long it was, and it is never held whole.
+    A line longer than :data:`MAX_LINE_BYTES` is cut just past the limit, at a whole UTF-8
+    character: its length says how long it was, and it is never held whole.
     """
     pending: list[bytes] = []
     kept = length = 0
@@ -273,7 +308,7 @@ def _raw_lines(stream: IO[bytes], head: bytes = b"") -> Iterator[tuple[bytes, in
             piece = block[start : end.start()]
             if kept <= MAX_LINE_BYTES:
                 pending.append(piece[: MAX_LINE_BYTES + 1 - kept])
-            yield b"".join(pending), length + len(piece)
+            yield _line(pending, length + len(piece))
             pending, kept, length = [], 0, 0
             start = end.end()
         piece = block[start:]
@@ -282,7 +317,18 @@ def _raw_lines(stream: IO[bytes], head: bytes = b"") -> Iterator[tuple[bytes, in
             kept += len(pending[-1])
         length += len(piece)
         block = stream.read(_READ_BYTES)
-    yield b"".join(pending), length
+    yield _line(pending, length)
+
+
+def _line(pieces: list[bytes], length: int) -> tuple[bytes, int]:
+    line = b"".join(pieces)
+    if length > len(line):  # cut: never end on part of a character (the rest would not decode)
+        end = len(line)
+        while end > 0 and line[end - 1] & 0xC0 == 0x80:
+            end -= 1
+        if end > 0 and line[end - 1] >= 0xC0:
+            line = line[: end - 1]
+    return line, length
 
 
 _Chunk = tuple[int, int, list[bytes], dict[int, int], bool]
@@ -303,7 +349,7 @@ def _chunks(lines: Iterable[tuple[bytes, int]]) -> Iterator[_Chunk]:
         if number > begin and _BYTES_HEADER_RE.match(line):
             yield begin, number - 1, kept, cut, dropped
             begin, kept, size, cut, dropped = number, [], 0, {}, False
-        if size > MAX_CHUNK_BYTES:
+        if size > MAX_CHUNK_BYTES or len(kept) >= MAX_CHUNK_LINES:
             dropped = True
             continue
         kept.append(line)
@@ -318,8 +364,9 @@ def _chunk_items(chunks: Iterable[_Chunk], source: str) -> Iterator[HandRecord |
     for begin, end, raw_lines, cut, dropped in chunks:
         if dropped:
             message = (
-                f"lines {begin}-{end}: more than {MAX_CHUNK_BYTES} bytes between two hand "
-                "headers (a hand is a few kilobytes); not read"
+                f"lines {begin}-{end}: more than {MAX_CHUNK_BYTES} bytes or "
+                f"{MAX_CHUNK_LINES} lines between two hand headers (a hand is a few "
+                "kilobytes); not read"
             )
             first = raw_lines[0].decode("utf-8", "replace")[:EXCERPT_CHARS]
             yield Reject(source, begin, RejectCode.MALFORMED_HAND, message, first)

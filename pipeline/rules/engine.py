@@ -101,7 +101,15 @@ def stale_modules(folder: Path = _HERE) -> list[str]:
 
 
 def check_fresh(folder: Path = _HERE) -> None:
-    """Raise :class:`StaleBuild` when a compiled module is not what its source says."""
+    """Raise :class:`StaleBuild` when a compiled module is not what its source says, or
+    only some modules are compiled (they share C types: a mix does not load)."""
+    if built_form(folder) == "partly compiled":
+        missing = [name for name in COMPILED if compiled_file(name, folder) is None]
+        raise StaleBuild(
+            f"the compiled rules engine is incomplete ({', '.join(missing)} not compiled) "
+            f"in {folder}: run `make install` to rebuild it (or delete the compiled files, "
+            f"{folder}/*.so, to run the pure-Python engine)"
+        )
     stale = stale_modules(folder)
     if stale:
         raise StaleBuild(
