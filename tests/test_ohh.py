@@ -328,19 +328,26 @@ def test_the_stream_reads_what_the_whole_text_holds(
         assert streamed == whole
 
 
-def test_a_hand_over_the_limit_is_one_reject_and_the_next_is_read(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def _over_the_limit(monkeypatch: pytest.MonkeyPatch) -> tuple[bytes, bytes]:
+    """Set a 5,000-character hand limit and 256-byte reads; return a hand under the limit
+    and the same hand padded over it."""
     monkeypatch.setattr("pipeline.formats.ohh_stream.MAX_HAND_BYTES", 5_000)
     monkeypatch.setattr("pipeline.formats.ohh_stream._READ_BYTES", 256)
     good = next(seed for seed in _ohh_seeds() if seed.count(b'"ohh"') == 1 and len(seed) < 5_000)
-    padded = good.strip().replace(b'"ohh"', b'"_pad": "' + b"x" * 8_000 + b'", "ohh"', 1)
-    data = good.strip() + b"\n\n" + padded + b"\n\n" + good.strip() + b"\n"
+    good = good.strip()
+    return good, good.replace(b'"ohh"', b'"_pad": "' + b"x" * 8_000 + b'", "ohh"', 1)
+
+
+def test_a_hand_over_the_limit_is_one_reject_and_the_next_is_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    good, padded = _over_the_limit(monkeypatch)
+    data = good + b"\n\n" + padded + b"\n\n" + good + b"\n"
     first, long, last = parse_ohh_stream(io.BytesIO(data), "x.ohh")
     assert isinstance(first, HandRecord) and isinstance(last, HandRecord)
     assert isinstance(long, Reject) and long.code is RejectCode.MALFORMED_HAND
     assert long.message == "a hand longer than the limit of 5000 characters"
-    assert long.line == good.strip().count(b"\n") + 3
+    assert long.line == good.count(b"\n") + 3
     assert last.line == long.line + padded.count(b"\n") + 2
 
 
@@ -387,11 +394,8 @@ def test_blank_text_between_hands_is_not_held(tmp_path: Path) -> None:
 def test_the_hand_after_an_over_long_one_is_found_across_reads(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr("pipeline.formats.ohh_stream.MAX_HAND_BYTES", 5_000)
-    monkeypatch.setattr("pipeline.formats.ohh_stream._READ_BYTES", 256)
-    good = next(seed for seed in _ohh_seeds() if seed.count(b'"ohh"') == 1 and len(seed) < 5_000)
-    padded = good.strip().replace(b'"ohh"', b'"_pad": "' + b"x" * 8_000 + b'", "ohh"', 1)
-    data = padded + b"\n\n" + b" " * 700 + good.strip() + b"\n"
+    good, padded = _over_the_limit(monkeypatch)
+    data = padded + b"\n\n" + b" " * 700 + good + b"\n"
     long, last = parse_ohh_stream(io.BytesIO(data), "x.ohh")
     assert isinstance(long, Reject) and long.code is RejectCode.MALFORMED_HAND
     assert isinstance(last, HandRecord)

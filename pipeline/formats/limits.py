@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import replace
+from typing import Protocol
 
 from pipeline.model import CashOut, Collection, HandRecord, SeatAmount
 from pipeline.violations import Reject, RejectCode
@@ -36,8 +37,10 @@ __all__ = [
     "MAX_SEAT",
     "MAX_SEATS",
     "UTF16_BOMS",
+    "Readable",
     "clean_text",
     "is_utf16",
+    "read_head",
     "utf16_reject",
     "vet",
 ]
@@ -91,6 +94,24 @@ def clean_text(text: str) -> str:
     ('ok', '\\ufffd!')
     """
     return _SURROGATE_RE.sub("\ufffd", text) if _SURROGATE_RE.search(text) else text
+
+
+def read_head(stream: Readable, size: int) -> bytes:
+    """Read a stream's first block of up to ``size`` bytes, and at least the 4 a byte-order
+    mark may take unless the stream ends first (a raw stream may return less per read)."""
+    head = stream.read(size)
+    while 0 < len(head) < 4:
+        more = stream.read(size)
+        if not more:
+            break
+        head += more
+    return head
+
+
+class Readable(Protocol):
+    """What the stream readers need of a binary stream."""
+
+    def read(self, size: int, /) -> bytes: ...
 
 
 def utf16_reject(source: str, head: bytes) -> Reject:

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
-from pipeline.formats.limits import is_utf16, utf16_reject, vet
+from pipeline.formats.limits import is_utf16, read_head, utf16_reject, vet
 from pipeline.formats.ohh import _BLANK_RE, _DECODER, _decode, _excerpt
 from pipeline.formats.phh_track import MAX_HAND_BYTES
 from pipeline.model import HandRecord
@@ -90,12 +90,7 @@ class _Window:
 
 def parse_ohh_stream(stream: IO[bytes], source: str) -> Iterator[HandRecord | Reject]:
     """Yield a hand or a reject for every hand object of an OHH binary stream."""
-    head = stream.read(_READ_BYTES)
-    while 0 < len(head) < 4:  # a mark needs its bytes together, however the stream reads
-        more = stream.read(_READ_BYTES)
-        if not more:
-            break
-        head += more
+    head = read_head(stream, _READ_BYTES)
     if is_utf16(head):
         yield utf16_reject(source, head)
         return

@@ -35,9 +35,16 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Protocol
 
-from pipeline.formats.limits import MAX_DIGITS, MAX_LINE_BYTES, is_utf16, utf16_reject, vet
+from pipeline.formats.limits import (
+    MAX_DIGITS,
+    MAX_LINE_BYTES,
+    Readable,
+    is_utf16,
+    read_head,
+    utf16_reject,
+    vet,
+)
 from pipeline.formats.pokerstars_body import Line, parse_hand
 from pipeline.formats.pokerstars_header import HEADER_RE, HandError
 from pipeline.model import HandRecord
@@ -139,14 +146,10 @@ def read_pokerstars(
             yield vet(_as_converted(item) if converted else item)
 
 
-class _Readable(Protocol):
-    def read(self, size: int, /) -> bytes: ...
-
-
 class _Reads:
     """A binary stream read through, counting the bytes read, up to an optional limit."""
 
-    def __init__(self, stream: _Readable, limit: int | None = None) -> None:
+    def __init__(self, stream: Readable, limit: int | None = None) -> None:
         self.stream = stream
         self.limit = limit
         self.count = 0
@@ -273,21 +276,16 @@ def _located(record: HandRecord, source: str, line: int) -> HandRecord:
     return replace(record, source=source, line=line)
 
 
-def _parse_stream(stream: _Readable, source: str) -> Iterator[HandRecord | Reject]:
+def _parse_stream(stream: Readable, source: str) -> Iterator[HandRecord | Reject]:
     """Yield a hand or a reject (not yet vetted) for every hand of a binary stream."""
-    head = stream.read(_READ_BYTES)
-    while 0 < len(head) < 4:  # a mark needs its bytes together, however the stream reads
-        more = stream.read(_READ_BYTES)
-        if not more:
-            break
-        head += more
+    head = read_head(stream, _READ_BYTES)
     if is_utf16(head):
         yield utf16_reject(source, head)
         return
     yield from _chunk_items(_chunks(_raw_lines(stream, head)), source)
 
 
-def _raw_lines(stream: _Readable, head: bytes = b"") -> Iterator[tuple[bytes, int]]:
+def _raw_lines(stream: Readable, head: bytes = b"") -> Iterator[tuple[bytes, int]]:
     """Yield every line of a binary stream with its length in bytes; ``\\r\\n``,
     ``\\r`` and ``\\n`` each end a line (the text after the last one is a line too, maybe
     empty).
