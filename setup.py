@@ -70,7 +70,6 @@ class OptionalBuildExt(build_ext):
 
 def _extensions() -> list[object]:
     if os.environ.get("CROUPIER_PURE_PYTHON"):
-        print("croupier: CROUPIER_PURE_PYTHON is set: pure-Python engine", file=sys.stderr)
         _fallback(RuntimeError("CROUPIER_PURE_PYTHON is set"))
         return []
     try:

@@ -71,7 +71,7 @@ class _Window:
         self.line += ends
         self.chars += len(gone)
         self.column = len(gone) - gone.rfind("\n") - 1 if ends else self.column + len(gone)
-        self.tail = (self.tail + gone)[-200:]
+        self.tail = (self.tail + gone[-200:])[-200:]
         self.text = self.text[position:]
 
     def skip(self, position: int, *, comma: bool = False) -> int:
@@ -161,8 +161,8 @@ def _too_long(window: _Window, source: str) -> Reject:
     """Reject the over-long hand at the window's start and let go of it, up to where
     reading resumes (a blank line, then ``{`` or ``[``: where ``_BLANK_RE`` matches), or
     the end. The text is scanned as it comes, so nothing but the current read is held."""
-    line = window.line
-    excerpt = _excerpt(window.text)
+    message = f"a hand longer than the limit of {MAX_HAND_BYTES} characters"
+    reject = Reject(source, window.line, RejectCode.MALFORMED_HAND, message, _excerpt(window.text))
     state, position = _OUTSIDE, 1
     while True:
         text = window.text
@@ -175,14 +175,12 @@ def _too_long(window: _Window, source: str) -> Reject:
             state = _NEXT[state](text[position])
             if state == _FOUND:
                 window.drop(position)
-                message = f"a hand longer than the limit of {MAX_HAND_BYTES} characters"
-                return Reject(source, line, RejectCode.MALFORMED_HAND, message, excerpt)
+                return reject
             position += 1
         window.drop(position)
         position = 0
         if not window.more():
-            message = f"a hand longer than the limit of {MAX_HAND_BYTES} characters"
-            return Reject(source, line, RejectCode.MALFORMED_HAND, message, excerpt)
+            return reject
 
 
 # The states of matching _BLANK_RE ("\n[ \t\r]*\n\s*(?=[\[{])") one character at a time.

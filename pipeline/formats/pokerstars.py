@@ -142,8 +142,7 @@ def read_pokerstars(
         converted = _any_converted(first) or _any_converted(items)
         del first
         stream.seek(0)  # the same bytes again, even if the file has grown meanwhile
-        for item in _parse_stream(_Reads(stream, limit=first_pass.count), name):
-            yield vet(_as_converted(item) if converted else item)
+        yield from _marked(_parse_stream(_Reads(stream, limit=first_pass.count), name), converted)
 
 
 class _Reads:
@@ -185,8 +184,12 @@ def parse_pokerstars(text: str, source: str) -> Iterator[HandRecord | Reject]:
 def _one_tool_per_file(items: Iterable[HandRecord | Reject]) -> Iterator[HandRecord | Reject]:
     """A file comes from one tool: a converter's signs in any hand flag all its hands."""
     buffered = list(items)
-    converted = _any_converted(buffered)
-    for item in buffered:
+    yield from _marked(buffered, _any_converted(buffered))
+
+
+def _marked(items: Iterable[HandRecord | Reject], converted: bool) -> Iterator[HandRecord | Reject]:
+    """Vet each item, every hand marked converted when the file's tool is a converter."""
+    for item in items:
         yield vet(_as_converted(item) if converted else item)
 
 

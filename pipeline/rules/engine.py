@@ -103,20 +103,19 @@ def stale_modules(folder: Path = _HERE) -> list[str]:
 def check_fresh(folder: Path = _HERE) -> None:
     """Raise :class:`StaleBuild` when a compiled module is not what its source says, or
     only some modules are compiled (they share C types: a mix does not load)."""
-    if built_form(folder) == "partly compiled":
-        missing = [name for name in COMPILED if compiled_file(name, folder) is None]
-        raise StaleBuild(
-            f"the compiled rules engine is incomplete ({', '.join(missing)} not compiled) "
-            f"in {folder}: run `make install` to rebuild it (or delete the compiled files, "
-            f"{folder}/*.so, to run the pure-Python engine)"
-        )
+    missing = [name for name in COMPILED if compiled_file(name, folder) is None]
+    if 0 < len(missing) < len(COMPILED):
+        raise _refusal(f"is incomplete ({', '.join(missing)} not compiled)", folder)
     stale = stale_modules(folder)
     if stale:
-        raise StaleBuild(
-            f"the compiled rules engine was not built from {', '.join(stale)} as it is now, "
-            f"in {folder}: run `make install` to rebuild it (or delete the compiled files, "
-            f"{folder}/*.so, to run the pure-Python engine)"
-        )
+        raise _refusal(f"was not built from {', '.join(stale)} as it is now,", folder)
+
+
+def _refusal(problem: str, folder: Path) -> StaleBuild:
+    return StaleBuild(
+        f"the compiled rules engine {problem} in {folder}: run `make install` to rebuild it "
+        f"(or delete the compiled files, {folder}/*.so, to run the pure-Python engine)"
+    )
 
 
 if __name__ == "pipeline.rules.engine":  # not when setup.py loads this file to build
