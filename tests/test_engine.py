@@ -17,10 +17,10 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from msgspec.structs import replace
 
 import pipeline.rules
 from pipeline.model import HandRecord

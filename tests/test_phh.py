@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from decimal import Decimal
 from pathlib import Path
 
+import msgspec
 import pytest
 from pokerkit import HandHistory
 
@@ -66,7 +67,10 @@ def _wsop(stem: str) -> HandRecord:
 
 
 def _same_record(ours: HandRecord, back: HandRecord) -> bool:
-    return dataclasses.replace(back, source=ours.source, line=ours.line, extras=ours.extras) == ours
+    return (
+        msgspec.structs.replace(back, source=ours.source, line=ours.line, extras=ours.extras)
+        == ours
+    )
 
 
 # ---------------------------------------------------------------------------- the corpus
@@ -211,9 +215,9 @@ def test_written_text_is_pokerkit_style_toml() -> None:
 
 def test_write_refuses_an_action_from_a_seat_not_dealt_in() -> None:
     hand = next(generate_hands(1, seed=3, choice=PLO))
-    fold = dataclasses.replace(hand.actions[-1], type=ActionType.FOLD, seat=99)
+    fold = msgspec.structs.replace(hand.actions[-1], type=ActionType.FOLD, seat=99)
     with pytest.raises(UnwritableHand, match="seat 99"):
-        write_phh(dataclasses.replace(hand, actions=(*hand.actions, fold)))
+        write_phh(msgspec.structs.replace(hand, actions=(*hand.actions, fold)))
 
 
 # ---------------------------------------------------------------------------- variants

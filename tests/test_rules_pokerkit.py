@@ -17,10 +17,11 @@ see :func:`test_no_raise_when_nobody_can_call`.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import islice
 
 import pytest
+from msgspec.structs import replace
 
 from pipeline.cards import parse_cards
 from pipeline.formats.jsonl import encode_hand

@@ -25,6 +25,8 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Protocol
 
+import msgspec
+
 from pipeline.model import CashOut, Collection, HandRecord, SeatAmount
 from pipeline.violations import Reject, RejectCode
 
@@ -142,7 +144,7 @@ def vet(item: HandRecord | Reject) -> HandRecord | Reject:
     problem = _problem(item)
     if problem is None:
         if _SURROGATE_RE.search(item.source):
-            return replace(item, source=clean_text(item.source))
+            return msgspec.structs.replace(item, source=clean_text(item.source))
         return item
     code, field, message = problem
     return Reject(

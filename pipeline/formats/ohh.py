@@ -55,10 +55,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from dataclasses import replace
 from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
+
+from msgspec.structs import replace
 
 from pipeline.cards import CardError, parse_cards
 from pipeline.formats.limits import is_utf16, utf16_reject, vet

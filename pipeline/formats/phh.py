@@ -75,13 +75,14 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Iterator
-from dataclasses import replace
 from datetime import UTC, date, datetime
 from datetime import time as clock
 from decimal import Decimal
 from pathlib import Path
 from typing import IO
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from msgspec.structs import replace
 
 from pipeline.formats.limits import is_utf16, utf16_reject, vet
 from pipeline.formats.phh_track import (

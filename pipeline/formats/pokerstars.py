@@ -33,8 +33,9 @@ import io
 import itertools
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import replace
 from pathlib import Path
+
+from msgspec.structs import replace
 
 from pipeline.formats.limits import (
     MAX_DIGITS,

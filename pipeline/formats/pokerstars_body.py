@@ -39,7 +39,9 @@ import json
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+
+from msgspec.structs import replace
 
 from pipeline.formats.pokerstars_clones import (
     after_main_pot_first_rake,

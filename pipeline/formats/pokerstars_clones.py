@@ -7,7 +7,7 @@ model means, deciding by the log's own totals, never by guesswork.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from msgspec.structs import replace
 
 from pipeline.model import Action, ActionType, Blind
 

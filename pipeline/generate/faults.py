@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+
+from msgspec.structs import replace
 
 from pipeline.cards import DECK
 from pipeline.model import Action, ActionType, Betting, HandRecord

@@ -9,9 +9,12 @@ here, on the recorded result, after the hand is settled.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+
+from msgspec.structs import replace
 
 from pipeline.generate.faults import FaultPlan, mark
 from pipeline.model import ActionType, Collection, HandRecord, RecordedResult, Status
@@ -83,7 +86,7 @@ def record_results(
         first = replay(hand, rules)
         cut = RakePolicy.rake(rake, hand, sum(first.invested))
         with_rake = replace(hand, result=RecordedResult(rake=cut))
-        judged.append(replace(first, hand=with_rake))
+        judged.append(dataclasses.replace(first, hand=with_rake))
     settled = settle_many(judged, rules)
     out: list[HandRecord] = []
     for hand, j, s, payout in zip(hands, judged, settled, payout_faults, strict=True):

@@ -17,6 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Literal
 
+import msgspec
+
 from pipeline.money import format_amount
 from pipeline.reports.explain import Explanation, PotRow, Problem, money_text
 
@@ -553,6 +555,9 @@ def _plain(value: object, scale: int, name: str = "") -> object:
     """Turn records into JSON values; money fields become ``{units, text}``."""
     if name in _MONEY_FIELDS and isinstance(value, int) and not isinstance(value, bool):
         return {"units": value, "text": format_amount(value, scale)}
+    if isinstance(value, msgspec.Struct):
+        names = value.__struct_fields__
+        return {name: _plain(getattr(value, name), scale, name) for name in names}
     if is_dataclass(value) and not isinstance(value, type):
         return {f.name: _plain(getattr(value, f.name), scale, f.name) for f in fields(value)}
     if isinstance(value, tuple | list):
