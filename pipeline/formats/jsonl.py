@@ -16,15 +16,15 @@ Reject codes: ``malformed-json``, ``truncated-hand`` (an unfinished last line),
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Annotated, Literal
+from typing import IO, Annotated, Any, Literal, TypeVar
 
 import msgspec
 
-from pipeline.cards import format_cards, parse_cards
+from pipeline.cards import format_cards, parse_card, parse_cards
 from pipeline.formats.limits import MAX_LINE_BYTES, is_utf16, utf16_reject, vet
 from pipeline.model import (
     Action,
@@ -60,6 +60,10 @@ EXCERPT_CHARS = 160
 _SKIP_BYTES = 1 << 20
 _BOM = b"\xef\xbb\xbf"
 _CARDS_RE = re.compile(r"(?:(?:[2-9TJQKA][cdhs]|\?\?)(?: ?(?:[2-9TJQKA][cdhs]|\?\?))*)?")
+_CARD = {
+    text: parse_card(text) for text in ["??", *(r + s for r in "23456789TJQKA" for s in "cdhs")]
+}
+"""Every card as the schema writes it, to its int (the pattern's alphabet, looked up)."""
 _TIME_RE = re.compile(
     r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,6})?(?:Z|[+-][0-9]{2}:[0-9]{2})"
 )
@@ -229,6 +233,8 @@ class HandW(msgspec.Struct, omit_defaults=True, kw_only=True):
 
 
 _FIELDS = frozenset(HandW.__struct_fields__)
+W = TypeVar("W")
+T = TypeVar("T")
 _TOP_DECODER = msgspec.json.Decoder(dict[str, msgspec.Raw])
 _HAND_DECODER = msgspec.json.Decoder(HandW)
 _ENCODER = msgspec.json.Encoder()
@@ -246,6 +252,10 @@ class _FieldError(Exception):
         self.code = code
         self.field = field
         self.message = message
+
+    def within(self, path: str) -> _FieldError:
+        """Return the error of a field named relative to ``path`` (its message starts with it)."""
+        return _FieldError(self.code, path + self.field, path + self.message)
 
 
 _AMOUNTS: dict[tuple[str, int], int] = {}
@@ -273,6 +283,11 @@ def _opt_amount(text: str | None, scale: int, field: str) -> int | None:
 
 
 def _cards(text: str, field: str) -> tuple[int, ...]:
+    if not len(text) % 2:  # the canonical form: cards written together
+        try:
+            return tuple([_CARD[text[i : i + 2]] for i in range(0, len(text), 2)])
+        except KeyError:
+            pass  # spaces between cards, or not cards: the pattern decides
     if _CARDS_RE.fullmatch(text) is None:
         raise _FieldError(RejectCode.BAD_CARD, field, f"{field}: not a run of cards: {text!r}")
     return parse_cards(text)
@@ -329,77 +344,133 @@ def _game(w: GameW) -> GameSpec:
     )
 
 
-def _action(w: ActionW, scale: int, index: int) -> Action:
-    at = f"$.actions[{index}]"
-    if isinstance(w, CallW | BetW):
-        kind = ActionType.CALL if isinstance(w, CallW) else ActionType.BET
-        return Action(
-            kind, seat=w.seat, amount=_amount(w.amount, scale, at + ".amount"), all_in=w.all_in
-        )
-    if isinstance(w, RaiseW):
-        return Action(
-            ActionType.RAISE, seat=w.seat, to=_amount(w.to, scale, at + ".to"), all_in=w.all_in
-        )
-    if isinstance(w, FoldW):
-        return Action(ActionType.FOLD, seat=w.seat)
-    if isinstance(w, CheckW):
-        return Action(ActionType.CHECK, seat=w.seat)
-    if isinstance(w, PostW):
-        return Action(
-            ActionType.POST,
-            seat=w.seat,
-            amount=_amount(w.amount, scale, at + ".amount"),
-            blind=Blind(w.blind),
-            all_in=w.all_in,
-        )
-    if isinstance(w, DealW):
-        return Action(ActionType.DEAL, seat=w.seat, cards=_cards(w.cards, at + ".cards"))
-    if isinstance(w, BoardW):
-        burn = None if w.burn is None else _cards(w.burn, at + ".burn")
-        return Action(ActionType.BOARD, cards=_cards(w.cards, at + ".cards"), run=w.run, burn=burn)
-    if isinstance(w, ShowW):
-        return Action(ActionType.SHOW, seat=w.seat, cards=_cards(w.cards, at + ".cards"))
-    if isinstance(w, MuckW):
-        cards = None if w.cards is None else _cards(w.cards, at + ".cards")
-        return Action(ActionType.MUCK, seat=w.seat, cards=cards)
-    return Action(ActionType.UNCALLED, seat=w.seat, amount=_amount(w.amount, scale, at + ".amount"))
+# One converter per wire class: amounts and cards carry their field's name relative to the
+# action (".amount"); _actions puts "$.actions[i]" in front when one fails.
+
+
+def _post(w: PostW, scale: int) -> Action:
+    amount = _amount(w.amount, scale, ".amount")
+    return Action(_POST, seat=w.seat, amount=amount, blind=_BLINDS[w.blind], all_in=w.all_in)
+
+
+def _deal(w: DealW, scale: int) -> Action:
+    return Action(_DEAL, seat=w.seat, cards=_cards(w.cards, ".cards"))
+
+
+def _fold(w: FoldW, scale: int) -> Action:
+    return Action(_FOLD, seat=w.seat)
+
+
+def _check(w: CheckW, scale: int) -> Action:
+    return Action(_CHECK, seat=w.seat)
+
+
+def _call(w: CallW, scale: int) -> Action:
+    return Action(_CALL, seat=w.seat, amount=_amount(w.amount, scale, ".amount"), all_in=w.all_in)
+
+
+def _bet(w: BetW, scale: int) -> Action:
+    return Action(_BET, seat=w.seat, amount=_amount(w.amount, scale, ".amount"), all_in=w.all_in)
+
+
+def _raise(w: RaiseW, scale: int) -> Action:
+    return Action(_RAISE, seat=w.seat, to=_amount(w.to, scale, ".to"), all_in=w.all_in)
+
+
+def _board(w: BoardW, scale: int) -> Action:
+    burn = None if w.burn is None else _cards(w.burn, ".burn")
+    return Action(_BOARD, cards=_cards(w.cards, ".cards"), run=w.run, burn=burn)
+
+
+def _show(w: ShowW, scale: int) -> Action:
+    return Action(_SHOW, seat=w.seat, cards=_cards(w.cards, ".cards"))
+
+
+def _muck(w: MuckW, scale: int) -> Action:
+    cards = None if w.cards is None else _cards(w.cards, ".cards")
+    return Action(_MUCK, seat=w.seat, cards=cards)
+
+
+def _uncalled(w: UncalledW, scale: int) -> Action:
+    return Action(_UNCALLED, seat=w.seat, amount=_amount(w.amount, scale, ".amount"))
+
+
+_POST, _DEAL, _FOLD, _CHECK, _CALL, _BET, _RAISE = (
+    ActionType.POST,
+    ActionType.DEAL,
+    ActionType.FOLD,
+    ActionType.CHECK,
+    ActionType.CALL,
+    ActionType.BET,
+    ActionType.RAISE,
+)
+_BOARD, _SHOW, _MUCK, _UNCALLED = (
+    ActionType.BOARD,
+    ActionType.SHOW,
+    ActionType.MUCK,
+    ActionType.UNCALLED,
+)
+_BLINDS = {blind.value: blind for blind in Blind}
+_CONVERT: dict[type, Callable[[Any, int], Action]] = {
+    PostW: _post,
+    DealW: _deal,
+    FoldW: _fold,
+    CheckW: _check,
+    CallW: _call,
+    BetW: _bet,
+    RaiseW: _raise,
+    BoardW: _board,
+    ShowW: _show,
+    MuckW: _muck,
+    UncalledW: _uncalled,
+}
+
+
+def _each(wires: Iterable[W], convert: Callable[[W], T], path: str) -> tuple[T, ...]:
+    """Convert every item of a list; a field that fails is named under ``path[i]``."""
+    out: list[T] = []
+    append = out.append
+    try:
+        for w in wires:
+            append(convert(w))
+    except _FieldError as error:
+        raise error.within(f"{path}[{len(out)}]") from None
+    return tuple(out)
 
 
 def _result(w: ResultW, scale: int, bounty_scale: int) -> RecordedResult:
-    at = "$.result"
+    def collection(c: CollectionW) -> Collection:
+        return Collection(c.seat, _amount(c.amount, scale, ".amount"), c.pot, c.run)
+
+    def cash_out(c: CashOutW) -> CashOut:
+        fee = 0 if c.fee is None else _amount(c.fee, scale, ".fee")
+        return CashOut(c.seat, _amount(c.amount, scale, ".amount"), fee)
+
+    try:
+        rake = _opt_amount(w.rake, scale, ".rake")
+        total_pot = _opt_amount(w.total_pot, scale, ".total_pot")
+        added = 0 if w.added is None else _amount(w.added, scale, ".added")
+    except _FieldError as error:
+        raise error.within("$.result") from None
     return RecordedResult(
-        rake=_opt_amount(w.rake, scale, at + ".rake"),
-        total_pot=_opt_amount(w.total_pot, scale, at + ".total_pot"),
-        pots=tuple(_amount(p, scale, f"{at}.pots[{i}]") for i, p in enumerate(w.pots)),
-        collected=tuple(
-            Collection(
-                seat=c.seat,
-                amount=_amount(c.amount, scale, f"{at}.collected[{i}].amount"),
-                pot=c.pot,
-                run=c.run,
-            )
-            for i, c in enumerate(w.collected)
+        rake=rake,
+        total_pot=total_pot,
+        pots=_each(w.pots, lambda p: _amount(p, scale, ""), "$.result.pots"),
+        collected=_each(w.collected, collection, "$.result.collected"),
+        fees=_each(
+            w.fees, lambda f: Fee(f.kind, _amount(f.amount, scale, ".amount")), "$.result.fees"
         ),
-        fees=tuple(
-            Fee(f.kind, _amount(f.amount, scale, f"{at}.fees[{i}].amount"))
-            for i, f in enumerate(w.fees)
+        added=added,
+        cash_outs=_each(w.cash_outs, cash_out, "$.result.cash_outs"),
+        final_stacks=_each(
+            w.final_stacks,
+            lambda f: SeatAmount(f.seat, _amount(f.amount, scale, ".amount")),
+            "$.result.final_stacks",
         ),
-        added=_amount(w.added, scale, at + ".added") if w.added is not None else 0,
-        cash_outs=tuple(
-            CashOut(
-                seat=c.seat,
-                amount=_amount(c.amount, scale, f"{at}.cash_outs[{i}].amount"),
-                fee=_amount(c.fee, scale, f"{at}.cash_outs[{i}].fee") if c.fee is not None else 0,
-            )
-            for i, c in enumerate(w.cash_outs)
-        ),
-        final_stacks=tuple(
-            SeatAmount(s.seat, _amount(s.amount, scale, f"{at}.final_stacks[{i}].amount"))
-            for i, s in enumerate(w.final_stacks)
-        ),
-        bounties=tuple(
-            SeatAmount(s.seat, _amount(s.amount, bounty_scale, f"{at}.bounties[{i}].amount"))
-            for i, s in enumerate(w.bounties)
+        bounties=_each(
+            w.bounties,
+            lambda b: SeatAmount(b.seat, _amount(b.amount, bounty_scale, ".amount")),
+            "$.result.bounties",
         ),
     )
 
@@ -433,16 +504,11 @@ def _record(w: HandW, extras: tuple[tuple[str, bytes], ...], source: str, line: 
             scale=_scale(t.unit, "$.tournament.unit") if t.unit is not None else 2,
         )
     bounty_scale = tournament.scale if tournament is not None else 2
-    seats = tuple(
-        Seat(
-            seat=s.seat,
-            player=s.player,
-            stack=_amount(s.stack, scale, f"$.seats[{i}].stack"),
-            sitting_out=s.sitting_out,
-            bounty=_opt_amount(s.bounty, bounty_scale, f"$.seats[{i}].bounty"),
-        )
-        for i, s in enumerate(w.seats)
-    )
+
+    def seat(s: SeatW) -> Seat:
+        bounty = None if s.bounty is None else _amount(s.bounty, bounty_scale, ".bounty")
+        return Seat(s.seat, s.player, _amount(s.stack, scale, ".stack"), s.sitting_out, bounty)
+
     return HandRecord(
         hand_id=w.hand_id,
         site=w.site,
@@ -450,8 +516,8 @@ def _record(w: HandW, extras: tuple[tuple[str, bytes], ...], source: str, line: 
         started_at=None if w.started_at is None else _started_at(w.started_at),
         game=game,
         button=w.button,
-        seats=seats,
-        actions=tuple(_action(a, scale, i) for i, a in enumerate(w.actions)),
+        seats=_each(w.seats, seat, "$.seats"),
+        actions=_each(w.actions, lambda a: _CONVERT[type(a)](a, scale), "$.actions"),
         result=None if w.result is None else _result(w.result, scale, bounty_scale),
         tournament=tournament,
         deck=None if w.deck is None else _cards(w.deck, "$.deck"),
