@@ -5,30 +5,41 @@ gives each player of a replayed hand the flags (and, for aggression, the counts)
 SQL are those statistics. Flags come from the replay's steps, so they follow the actions the
 engine judged: a posted blind is not a decision, a big blind who only checks did not put money
 in voluntarily, a walk gives the big blind no decision at all.
+
+:func:`seat_flags` gives each player's flags as a plain tuple in :data:`FLAG_NAMES` order (what
+the lake stores); :func:`seat_stats` gives the same values as named :class:`SeatStats`. It runs
+once per hand, so the flags are set by position in one list per player, in one pass over the
+steps, and no record is built until the end.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from itertools import repeat
+from typing import NamedTuple
 
 from pipeline.model import ActionType
-from pipeline.rules.context import Step
 from pipeline.rules.replay import Replay
 from pipeline.rules.state import Street
 
-__all__ = ["FLAG_NAMES", "SeatStats", "seat_stats"]
+__all__ = ["FLAG_NAMES", "Flags", "SeatStats", "seat_flags", "seat_stats"]
 
 _BETTING = frozenset(
     {ActionType.FOLD, ActionType.CHECK, ActionType.CALL, ActionType.BET, ActionType.RAISE}
 )
 _AGGRESSIVE = frozenset({ActionType.BET, ActionType.RAISE})
+_VOLUNTARY = (ActionType.CALL, ActionType.BET, ActionType.RAISE)
+_FOLD, _CALL, _BET = ActionType.FOLD, ActionType.CALL, ActionType.BET
 _STEAL_POSITIONS = frozenset({"CO", "BTN", "SB"})
+_PREFLOP = Street.PREFLOP
 _POSTFLOP = (Street.FLOP, Street.TURN, Street.RIVER)
 
 
-@dataclass(slots=True)
-class SeatStats:
-    """One player's flags in one hand (``*_opp``: had the opportunity)."""
+class SeatStats(NamedTuple):
+    """One player's flags in one hand (``*_opp``: had the opportunity).
+
+    (A named tuple: it is built once per player and hand, and equals its :func:`seat_flags`
+    tuple.)
+    """
 
     vpip: bool = False
     vpip_opp: bool = False
@@ -58,129 +69,168 @@ class SeatStats:
     went_to_showdown: bool = False
 
 
-FLAG_NAMES: tuple[str, ...] = tuple(f.name for f in fields(SeatStats))
+FLAG_NAMES: tuple[str, ...] = SeatStats._fields
 """The flag columns, in order."""
 
+Flags = tuple[bool | int, ...]
+"""One player's flags, in :data:`FLAG_NAMES` order."""
 
-def _decisions(steps: tuple[Step, ...], index: dict[int, int]) -> list[tuple[Step, int]]:
-    return [
-        (s, index[s.seat])
-        for s in steps
-        if s.type in _BETTING and s.seat is not None and s.seat in index and not s.codes
-    ]
-
-
-def seat_stats(judged: Replay, positions: list[str]) -> list[SeatStats]:
-    """Return each player's flags (indexed like ``judged.seats``)."""
-    n = len(judged.seats)
-    out = [SeatStats() for _ in range(n)]
-    index = {seat: i for i, seat in enumerate(judged.seats)}
-    decisions = _decisions(judged.steps, index)
-    by_street: dict[Street, list[tuple[Step, int]]] = {}
-    for step, i in decisions:
-        by_street.setdefault(step.street, []).append((step, i))
-    last_raiser = _preflop(by_street.get(Street.PREFLOP, []), out, positions)
-    folded_preflop = {i for s, i in by_street.get(Street.PREFLOP, []) if s.type is ActionType.FOLD}
-    flop_dealt = any(len(board) >= 3 for board in judged.boards)
-    if flop_dealt:
-        for i in range(n):
-            if i not in folded_preflop and not _folded_before_flop(judged, i):
-                out[i].saw_flop = True
-    cbettor = last_raiser
-    for street in _POSTFLOP:
-        steps = by_street.get(street, [])
-        cbettor = _continuation(steps, street, cbettor, out)
-        for step, i in steps:
-            stats = out[i]
-            if step.type in _AGGRESSIVE:
-                stats.postflop_aggressive += 1
-            elif step.type is ActionType.CALL:
-                stats.postflop_calls += 1
-            elif step.type is ActionType.FOLD:
-                stats.postflop_folds += 1
-    if judged.showdown:
-        for i in range(n):
-            if not judged.folded[i] and out[i].saw_flop:
-                out[i].went_to_showdown = True
-    return out
-
-
-def _folded_before_flop(judged: Replay, i: int) -> bool:
-    """Tell whether player ``i`` folded pre-flop (by the replay's final state and steps)."""
-    if not judged.folded[i]:
-        return False
-    seat = judged.seats[i]
-    return any(
-        s.seat == seat and s.type is ActionType.FOLD and s.street is Street.PREFLOP
-        for s in judged.steps
+_CLEAR: Flags = tuple(SeatStats())  # a player who did nothing
+_at = FLAG_NAMES.index  # a flag's position in a player's list
+_VPIP, _VPIP_OPP, _PFR = _at("vpip"), _at("vpip_opp"), _at("pfr")
+_THREE_BET, _THREE_BET_OPP = _at("three_bet"), _at("three_bet_opp")
+_FOLD_TO_THREE_BET, _FOLD_TO_THREE_BET_OPP = _at("fold_to_three_bet"), _at("fold_to_three_bet_opp")
+_STEAL, _STEAL_OPP = _at("steal"), _at("steal_opp")
+_AGGRESSIVE_COUNT, _CALLS, _FOLDS = (
+    _at("postflop_aggressive"),
+    _at("postflop_calls"),
+    _at("postflop_folds"),
+)
+_SAW_FLOP, _SHOWDOWN = _at("saw_flop"), _at("went_to_showdown")
+_CBET_AT = {
+    street: (
+        _at(f"cbet_{street.label}_opp"),
+        _at(f"cbet_{street.label}"),
+        _at(f"fold_to_cbet_{street.label}_opp"),
+        _at(f"fold_to_cbet_{street.label}"),
     )
+    for street in _POSTFLOP
+}
+"""Per post-flop street: the positions of its c-bet and fold-to-c-bet flags (opportunity first)."""
+
+_new_tuple = tuple.__new__  # a named tuple from its values, without its Python ``__new__``
+_FLOP, _TURN, _RIVER = _POSTFLOP
+
+# One judged post-flop decision: its action and the player's index.
+_Decision = tuple[ActionType, int]
 
 
-def _preflop(
-    steps: list[tuple[Step, int]], out: list[SeatStats], positions: list[str]
-) -> int | None:
-    """Set the pre-flop flags; return the index of the last pre-flop raiser."""
-    raises = 0  # raises beyond the big blind so far
+def seat_flags(judged: Replay, positions: list[str]) -> list[Flags]:
+    """Return each player's flags as a tuple in :data:`FLAG_NAMES` order (indexed like seats).
+
+    A decision is a judged betting action (fold, check, call, bet, raise) with no violation,
+    by a player dealt in; ``positions`` names each index's position (``SB``, ``BTN`` …). The
+    pre-flop flags and the post-flop counts are set as the steps go; the c-bet flags need the
+    previous street's outcome, so each post-flop street's decisions are kept for the end.
+    """
+    seats = judged.seats
+    n = len(seats)
+    rows = list(map(list, repeat(_CLEAR, n)))
+    index: dict[int | None, int] = {seat: i for i, seat in enumerate(seats)}
+    preflop: list[_Decision] = []  # only its identity is used: pre-flop is handled at once
+    by_street = {_PREFLOP: preflop, _FLOP: [], _TURN: [], _RIVER: []}
+    folded_early: set[int | None] = set()  # seats with any pre-flop fold, judged or not
+    folded_preflop: set[int] = set()  # players who folded as a pre-flop decision
+    # The pre-flop betting so far.
+    raises = 0  # raises beyond the big blind
     first_raiser: int | None = None
     last_raiser: int | None = None
     open_pot = True  # everyone so far folded
-    acted: set[int] = set()
-    three_bet_seen: set[int] = set()
-    for step, i in steps:
-        stats = out[i]
-        stats.vpip_opp = True
+    for step in judged.steps:
         kind = step.type
-        if kind in (ActionType.CALL, ActionType.BET, ActionType.RAISE):
-            stats.vpip = True
-        if kind in _AGGRESSIVE:
-            stats.pfr = True
-        if i not in acted and positions[i] in _STEAL_POSITIONS and open_pot:
-            stats.steal_opp = True
-            stats.steal = kind in _AGGRESSIVE
+        if kind not in _BETTING:
+            continue
+        street = step.street
+        seat = step.seat
+        if kind is _FOLD and street is _PREFLOP:
+            folded_early.add(seat)
+        if step.codes:
+            continue
+        i = index.get(seat)  # None: not a player dealt in
+        decisions = by_street.get(street)
+        if i is None or decisions is None:
+            continue
+        row = rows[i]
+        if decisions is not preflop:
+            decisions.append((kind, i))
+            if kind in _AGGRESSIVE:
+                row[_AGGRESSIVE_COUNT] += 1
+            elif kind is _CALL:
+                row[_CALLS] += 1
+            elif kind is _FOLD:
+                row[_FOLDS] += 1
+            continue
+        first = not row[_VPIP_OPP]  # the player's first pre-flop decision
+        row[_VPIP_OPP] = True
+        aggressive = kind in _AGGRESSIVE
+        if kind in _VOLUNTARY:
+            row[_VPIP] = True
+        if aggressive:
+            row[_PFR] = True
+        if first and positions[i] in _STEAL_POSITIONS and open_pot:
+            row[_STEAL_OPP] = True
+            row[_STEAL] = aggressive
         if (
             raises == 1
             and step.max_to is not None
-            and i not in three_bet_seen
+            and not row[_THREE_BET_OPP]
             and i != first_raiser
         ):
-            three_bet_seen.add(i)
-            stats.three_bet_opp = True
-            stats.three_bet = kind in _AGGRESSIVE
-        if i == first_raiser and raises >= 2 and not stats.fold_to_three_bet_opp:
-            stats.fold_to_three_bet_opp = True
-            stats.fold_to_three_bet = kind is ActionType.FOLD
-        if kind is not ActionType.FOLD:
+            row[_THREE_BET_OPP] = True
+            row[_THREE_BET] = aggressive
+        if i == first_raiser and raises >= 2 and not row[_FOLD_TO_THREE_BET_OPP]:
+            row[_FOLD_TO_THREE_BET_OPP] = True
+            row[_FOLD_TO_THREE_BET] = kind is _FOLD
+        if kind is _FOLD:
+            folded_preflop.add(i)
+        else:
             open_pot = False
-        if kind in _AGGRESSIVE:
+        if aggressive:
             raises += 1
             last_raiser = i
             if first_raiser is None:
                 first_raiser = i
-        acted.add(i)
-    return last_raiser
+    flop_dealt = False
+    for board in judged.boards:
+        if len(board) >= 3:
+            flop_dealt = True
+            break
+    if flop_dealt:
+        folded = judged.folded
+        showdown = judged.showdown
+        for i in range(n):
+            if i not in folded_preflop and not (folded[i] and seats[i] in folded_early):
+                row = rows[i]
+                row[_SAW_FLOP] = True
+                if showdown and not folded[i]:
+                    row[_SHOWDOWN] = True
+    cbettor = last_raiser  # the pre-flop aggressor may c-bet the flop
+    for street in _POSTFLOP:
+        if cbettor is None:
+            break  # no c-bet on this street, so none on a later one
+        cbettor = _continuation(by_street[street], _CBET_AT[street], cbettor, rows)
+    return list(map(tuple, rows))
+
+
+def seat_stats(judged: Replay, positions: list[str]) -> list[SeatStats]:
+    """Return each player's flags as named records (indexed like ``judged.seats``)."""
+    return [_new_tuple(SeatStats, flags) for flags in seat_flags(judged, positions)]
 
 
 def _continuation(
-    steps: list[tuple[Step, int]], street: Street, cbettor: int | None, out: list[SeatStats]
+    decisions: list[_Decision],
+    at: tuple[int, int, int, int],
+    cbettor: int,
+    rows: list[list[bool | int]],
 ) -> int | None:
-    """Set one street's c-bet flags; return who c-bet it (``None``: nobody)."""
-    if cbettor is None or not steps:
+    """Set one street's c-bet flags (at the positions ``at``); return who c-bet (or ``None``)."""
+    if not decisions:
         return None
-    name = street.label
+    cbet_opp, cbet, fold_opp, fold = at
     made = None
     bet_seen = False
     faced: set[int] = set()
-    for step, i in steps:
+    for kind, i in decisions:
         if i == cbettor and not bet_seen and made is None:
-            setattr(out[i], f"cbet_{name}_opp", True)
-            if step.type is ActionType.BET:
-                setattr(out[i], f"cbet_{name}", True)
+            rows[i][cbet_opp] = True
+            if kind is _BET:
+                rows[i][cbet] = True
                 made = i
         elif made is not None and i != made and i not in faced:
             faced.add(i)
-            setattr(out[i], f"fold_to_cbet_{name}_opp", True)
-            setattr(out[i], f"fold_to_cbet_{name}", step.type is ActionType.FOLD)
-        if step.type in _AGGRESSIVE:
+            rows[i][fold_opp] = True
+            rows[i][fold] = kind is _FOLD
+        if kind in _AGGRESSIVE:
             bet_seen = True
             if made is not None and i != made:
                 break  # a raise over the c-bet: who acts after it faces the raise, not the c-bet
