@@ -16,16 +16,22 @@ Then the awards are compared with what the log recorded, to the smallest unit:
 ``pot-mismatch`` and ``chips-not-conserved`` (``R9.conservation``). Showdowns are
 evaluated in numpy batches: :func:`settle_many` settles a whole chunk of hands with one
 evaluator call per hole-card count.
+
+Settling runs once per hand of every run, so the hot paths are written for speed: plain
+loops instead of generator expressions, one pass where the obvious code takes several,
+short cuts for the common cases (one pot, one winner, no rake, a log that agrees), and
+``msgspec`` structs for the records (several times cheaper to build than frozen
+dataclasses). Each short cut gives exactly what the general code gives.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+import functools
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from enum import StrEnum
 
 import numpy as np
+from msgspec import Struct, field
 
 from pipeline.cards import UNKNOWN
 from pipeline.evaluate import NO_LOW, BatchResult, describe_high, describe_low, evaluate_batch
@@ -56,8 +62,7 @@ class Half(StrEnum):
     LOW = "low"
 
 
-@dataclass(frozen=True, slots=True)
-class Pot:
+class Pot(Struct, frozen=True, gc=False):
     """One pot: its chips before rake, who may win it (seats), and what the site took
     from it (rake, other fees such as a jackpot drop) or added to it (STP, "add to pot")."""
 
@@ -74,8 +79,7 @@ class Pot:
         return self.amount - self.rake - self.fees + self.added
 
 
-@dataclass(frozen=True, slots=True)
-class Award:
+class Award(Struct, frozen=True, gc=False):
     """A share of a pot (per runout and half) paid to a seat, with the rules it applied."""
 
     pot: int
@@ -88,8 +92,7 @@ class Award:
     rules: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Settlement:
+class Settlement(Struct, frozen=True):
     """Who gets what: pots, awards, final stacks, and every discrepancy with the log.
 
     ``won`` maps each seat to the chips it was awarded (uncalled bets not included: the
@@ -127,27 +130,45 @@ def hand_status(judged: Replay, settled: Settlement) -> Status:
 
 
 def _layers(amounts: Sequence[int], folded: Sequence[bool]) -> list[tuple[int, tuple[int, ...]]]:
-    """Cut contributions into pots at the levels of the players still in."""
-    levels = sorted({amount for amount, out in zip(amounts, folded, strict=True) if not out})
+    """Cut contributions into pots at the levels of the players still in.
+
+    With ``S(x)`` the sum of ``min(c, x)`` over every contribution ``c``, the pot between
+    two levels holds ``S(level) - S(below)`` (``below`` starts at 0); each ``S`` is one
+    plain loop, the one before carried over.
+    """
+    levels: set[int] = set()
+    live: list[int] = []  # the players still in
+    previous = 0  # S(0): only a negative contribution counts below level 0
+    for i, (c, out) in enumerate(zip(amounts, folded, strict=True)):
+        if not out:
+            levels.add(c)
+            live.append(i)
+        if c < 0:
+            previous += c
     pots: list[tuple[int, tuple[int, ...]]] = []
     below = 0
-    for level in levels:
-        amount = sum(min(c, level) - min(c, below) for c in amounts)
-        eligible = tuple(
-            i
-            for i, (c, out) in enumerate(zip(amounts, folded, strict=True))
-            if not out and c >= level
-        )
-        if amount:
-            pots.append((amount, eligible))
+    for level in sorted(levels):
+        total = 0
+        for c in amounts:
+            total += c if c < level else level
+        if total != previous:
+            eligible = []
+            for i in live:
+                if amounts[i] >= level:
+                    eligible.append(i)
+            pots.append((total - previous, tuple(eligible)))
+        previous = total
         below = level
-    rest = sum(c - below for c in amounts if c > below)
+    rest = 0
+    for c in amounts:
+        if c > below:
+            rest += c - below
     if rest:
         if pots:
-            amount, eligible = pots[-1]
-            pots[-1] = (amount + rest, eligible)
+            amount, eligible_seats = pots[-1]
+            pots[-1] = (amount + rest, eligible_seats)
         else:
-            pots.append((rest, tuple(i for i, out in enumerate(folded) if not out)))
+            pots.append((rest, tuple(live)))
     return pots
 
 
@@ -178,14 +199,20 @@ def build_pots(
     n = len(invested)
     dead = dead or [0] * n
     antes = antes or [0] * n
-    live = [c - d for c, d in zip(invested, dead, strict=True)]
+    if len(dead) == n and not any(dead):  # no dead money (the common case): all chips live
+        live: Sequence[int] = invested
+    else:
+        live = [c - d for c, d in zip(invested, dead, strict=True)]
     other_dead = sum(dead) - sum(antes)
-    pots = _layers(antes, folded) if any(antes) else []
-    for amount, eligible in _layers(live, folded):
-        if pots and pots[-1][1] == eligible:
-            pots[-1] = (pots[-1][0] + amount, eligible)
-        else:
-            pots.append((amount, eligible))
+    if not any(antes):
+        pots = _layers(live, folded)
+    else:
+        pots = _layers(antes, folded)
+        for amount, eligible in _layers(live, folded):
+            if pots and pots[-1][1] == eligible:
+                pots[-1] = (pots[-1][0] + amount, eligible)
+            else:
+                pots.append((amount, eligible))
     if other_dead:
         if pots:
             pots[0] = (pots[0][0] + other_dead, pots[0][1])
@@ -201,7 +228,9 @@ def split_evenly(amount: int, parts: int) -> list[int]:
     [3, 2, 2]
     """
     share, odd = divmod(amount, parts)
-    return [share + (1 if k < odd else 0) for k in range(parts)]
+    if not odd:
+        return [share] * parts
+    return [share + 1] * odd + [share] * (parts - odd)
 
 
 def allocate_rake(
@@ -218,10 +247,12 @@ def allocate_rake(
     >>> allocate_rake([100, 50], 7, policy="main-pot-first")
     [7, 0]
     """
+    if rake == 0:  # every way of sharing nothing gives nothing to each pot
+        return [0] * len(amounts)
     total = sum(amounts)
     if listed and len(listed) == len(amounts):
         shares = [a - net for a, net in zip(amounts, listed, strict=True)]
-        if all(s >= 0 for s in shares) and sum(shares) == rake:
+        if min(shares) >= 0 and sum(shares) == rake:
             return shares
     if not amounts:
         return []
@@ -241,14 +272,21 @@ def allocate_rake(
 # ------------------------------------------------------------------------------ evaluation
 
 
-@dataclass(slots=True)
-class _Showdown:
-    """Per hand: for each runout, each eligible seat's high and low rank and hand."""
+class _Showdown(Struct):
+    """Per hand: for each runout, each eligible seat's high rank, qualifying low rank (seats
+    with no low left out), and the five cards of each (descriptions are made when needed).
 
-    high: list[dict[int, int]] = field(default_factory=list)
-    low: list[dict[int, int]] = field(default_factory=list)
-    describe_high: list[dict[int, tuple[str, tuple[int, ...]]]] = field(default_factory=list)
-    describe_low: list[dict[int, tuple[str, tuple[int, ...]]]] = field(default_factory=list)
+    Each dict lists the seats in seating order, first left of the button first.
+    """
+
+    high: list[dict[int, int]]
+    low: list[dict[int, int]]
+    high_cards: list[dict[int, list[int]]]
+    low_cards: list[dict[int, list[int]]]
+
+
+_describe_low = functools.cache(describe_low)
+"""``describe_low``, remembered: a low rank is one of 56, described again and again."""
 
 
 def _known(cards: tuple[int, ...] | None, count: int) -> bool:
@@ -257,69 +295,103 @@ def _known(cards: tuple[int, ...] | None, count: int) -> bool:
 
 def _cards_sound(judged: Replay) -> bool:
     """Tell whether the boards are whole and no card was dealt twice: else no showdown."""
-    if any(len(board) != 5 for board in judged.boards):
-        return False
-    return not any(v.code is Code.DUPLICATE_CARD for v in judged.violations)
+    for board in judged.boards:
+        if len(board) != 5:
+            return False
+    return not judged.violations or all(
+        v.code is not Code.DUPLICATE_CARD for v in judged.violations
+    )
 
 
 def _needs_showdown(judged: Replay) -> bool:
-    return sum(1 for out in judged.folded if not out) > 1
+    return judged.folded.count(False) > 1
 
 
-_Row = tuple[int, int, int, tuple[int, ...], tuple[int, ...]]
-"""One player's showdown on one runout: (hand, runout, seat, hole cards, board)."""
+class _Batch(Struct):
+    """The showdown rows of one hole-card count, one group of rows per hand and runout:
+    each group is the hand's showdown and the seats of its rows (consecutive rows)."""
+
+    groups: list[tuple[_Showdown, tuple[int, ...]]] = field(default_factory=list)
+    holes: list[tuple[int, ...]] = field(default_factory=list)
+    boards: list[tuple[int, ...]] = field(default_factory=list)
 
 
 def _evaluate(replays: Sequence[Replay]) -> list[_Showdown | None]:
     """Evaluate every showdown of every hand, one batch per hole-card count."""
-    rows: dict[int, list[_Row]] = defaultdict(list)
+    batches: dict[int, _Batch] = {}
     out: list[_Showdown | None] = []
-    for h, judged in enumerate(replays):
+    for judged in replays:
         if not _needs_showdown(judged) or not _cards_sound(judged):
             out.append(None)
             continue
         k = judged.hand.game.hole_cards
-        show = _Showdown()
-        for r, board in enumerate(judged.boards):
-            show.high.append({})
-            show.low.append({})
-            show.describe_high.append({})
-            show.describe_low.append({})
-            for i, seat in enumerate(judged.seats):
-                cards = judged.hole_cards.get(seat)
-                if judged.folded[i] or cards is None or not _known(cards, k):
-                    continue
-                rows[k].append((h, r, seat, cards, board))
+        folded = judged.folded
+        hole_cards = judged.hole_cards
+        seats: list[int] = []  # the players in with known cards, in seating order
+        holes: list[tuple[int, ...]] = []
+        for i, seat in enumerate(judged.seats):
+            if folded[i]:
+                continue
+            cards = hole_cards.get(seat)
+            if cards is not None and _known(cards, k):
+                seats.append(seat)
+                holes.append(cards)
+        boards = judged.boards
+        if not seats:  # nobody can win: no rows, an empty showdown per runout
+            out.append(
+                _Showdown(
+                    [{} for _ in boards],
+                    [{} for _ in boards],
+                    [{} for _ in boards],
+                    [{} for _ in boards],
+                )
+            )
+            continue
+        show = _Showdown([], [], [], [])  # _distribute appends each runout's, in order
         out.append(show)
-    for items in rows.values():
-        holes = np.array([item[3] for item in items], dtype=np.int8)
-        boards = np.array([item[4] for item in items], dtype=np.int8)
-        result = evaluate_batch(holes, boards, low=True, check=False)
-        _distribute(result, items, out)
+        batch = batches.get(k)
+        if batch is None:
+            batch = batches[k] = _Batch()
+        group = (show, tuple(seats))
+        for board in boards:
+            batch.groups.append(group)
+            batch.holes += holes
+            batch.boards += [board] * len(holes)
+    for batch in batches.values():
+        holes_array = np.array(batch.holes, dtype=np.int8)
+        boards_array = np.array(batch.boards, dtype=np.int8)
+        result = evaluate_batch(holes_array, boards_array, low=True, check=False)
+        _distribute(result, batch.groups)
     return out
 
 
-def _distribute(
-    result: BatchResult,
-    items: list[_Row],
-    out: list[_Showdown | None],
-) -> None:
+def _distribute(result: BatchResult, groups: list[tuple[_Showdown, tuple[int, ...]]]) -> None:
+    """Give each hand its ranks and five cards (gathered in one numpy call), runout by runout."""
     high = result.high.tolist()
-    low = result.low.tolist() if result.low is not None else [NO_LOW] * len(items)
-    for row, (h, r, seat, _, _) in enumerate(items):
-        show = out[h]
-        assert show is not None
-        show.high[r][seat] = high[row]
-        show.low[r][seat] = low[row]
-    # descriptions and the five cards of every hand, the cards gathered in one numpy call
     high_cards = result.high_cards().tolist()
-    low_cards = result.low_cards().tolist() if result.low is not None else []
-    for row, (h, r, seat, _, _) in enumerate(items):
-        show = out[h]
-        assert show is not None
-        show.describe_high[r][seat] = (describe_high(high[row]), tuple(high_cards[row]))
-        if low[row] != NO_LOW:
-            show.describe_low[r][seat] = (describe_low(low[row]), tuple(low_cards[row]))
+    if result.low is None:
+        low = [NO_LOW] * len(high)
+        low_cards = []
+    else:
+        low = result.low.tolist()
+        low_cards = result.low_cards().tolist()
+    row = 0
+    for show, seats in groups:
+        high_r: dict[int, int] = {}
+        high_cards_r: dict[int, list[int]] = {}
+        low_r: dict[int, int] = {}
+        low_cards_r: dict[int, list[int]] = {}
+        for seat in seats:
+            high_r[seat] = high[row]
+            high_cards_r[seat] = high_cards[row]
+            if low[row] != NO_LOW:
+                low_r[seat] = low[row]
+                low_cards_r[seat] = low_cards[row]
+            row += 1
+        show.high.append(high_r)
+        show.high_cards.append(high_cards_r)
+        show.low.append(low_r)
+        show.low_cards.append(low_cards_r)
 
 
 # ------------------------------------------------------------------------------ settling
@@ -339,8 +411,7 @@ def settle_many(replays: Sequence[Replay], rules: RuleSet | None = None) -> list
     ]
 
 
-@dataclass(slots=True)
-class _Book:
+class _Book(Struct):
     judged: Replay
     rules: RuleSet
     violations: list[Violation] = field(default_factory=list)
@@ -354,105 +425,118 @@ def _starting(hand: HandRecord) -> dict[int, int]:
     return {s.seat: s.stack for s in hand.seats}
 
 
+_ROUND_END = ("R4.round-end",)
+_SIDE_POTS = ("R8.side-pots",)
+
+
 def _settle_one(judged: Replay, show: _Showdown | None, rules: RuleSet) -> Settlement:
     hand = judged.hand
-    book = _Book(judged, rules)
-    starting = _starting(hand)
-    if judged.status in (Status.VOID, Status.INVALID):
-        finals = dict(starting) if judged.status is Status.VOID else {}
+    status = judged.status
+    if status is Status.VOID or status is Status.INVALID:
+        finals = _starting(hand) if status is Status.VOID else {}
         return Settlement((), (), {}, finals, 0, (), None, complete=False)
+    book = _Book(judged, rules)
+    awards = book.awards
+    seats = judged.seats
     result = hand.result
-    rake = result.rake if result is not None and result.rake is not None else 0
+    if result is None:
+        rake = fees = added = 0
+        listed: Sequence[int] = ()
+    else:
+        rake = result.rake if result.rake is not None else 0
+        fees = sum(f.amount for f in result.fees) if result.fees else 0
+        added = result.added
+        listed = result.pots
     raw = build_pots(judged.invested, judged.folded, judged.dead, judged.antes)
-    listed = result.pots if result is not None else ()
     amounts = [a for a, _ in raw]
     shares = allocate_rake(amounts, rake, listed=listed, policy=rules.rake_allocation)
-    fees = sum(f.amount for f in result.fees) if result is not None else 0
     fee_shares = allocate_rake(amounts, fees, policy=rules.rake_allocation)
-    added = result.added if result is not None else 0
-    pots = tuple(
-        Pot(
-            k,
-            amount,
-            tuple(judged.seats[i] for i in eligible),
-            shares[k],
-            fee_shares[k],
-            added if k == 0 else 0,  # money the site adds goes to the main pot
+    pot_list: list[Pot] = []
+    nets: list[int] = []  # each pot's Pot.net
+    for k, (amount, eligible) in enumerate(raw):
+        extra = added if k == 0 else 0  # money the site adds goes to the main pot
+        pot_list.append(
+            Pot(k, amount, tuple([seats[i] for i in eligible]), shares[k], fee_shares[k], extra)
         )
-        for k, (amount, eligible) in enumerate(raw)
-    )
+        nets.append(amount - shares[k] - fee_shares[k] + extra)
+    pots = tuple(pot_list)
     complete = True
-    if _needs_showdown(judged):
+    if judged.folded.count(False) > 1:
         if show is None:
             complete = False
         else:
-            for pot in pots:
-                _award_pot(book, pot, show)
+            runs = len(judged.boards)
+            hilo = hand.game.variant.is_hilo
+            for pot, net in zip(pots, nets, strict=True):
+                _award_pot(book, pot, net, show, runs, hilo)
     else:
-        winner = next(s for i, s in enumerate(judged.seats) if not judged.folded[i])
-        for pot in pots:
-            if pot.net:
-                book.awards.append(
-                    Award(pot.index, 1, Half.WHOLE, winner, pot.net, rules=("R4.round-end",))
-                )
-    won: dict[int, int] = defaultdict(int)
-    for award in book.awards:
-        won[award.seat] += award.amount
-    finals = {seat: judged.stacks[i] + won.get(seat, 0) for i, seat in enumerate(judged.seats)}
+        winner = next(s for i, s in enumerate(seats) if not judged.folded[i])
+        for pot, net in zip(pots, nets, strict=True):
+            if net:
+                awards.append(Award(pot.index, 1, Half.WHOLE, winner, net, rules=_ROUND_END))
+    won: dict[int, int] = {}
+    for award in awards:
+        won[award.seat] = won.get(award.seat, 0) + award.amount
+    finals = dict(zip(seats, judged.stacks, strict=True))
+    for seat, amount in won.items():
+        if seat in finals:  # always: only seats dealt in win
+            finals[seat] += amount
     if result is not None:
         for cash_out in result.cash_outs:  # R9.cash-out: paid the cash-out, not the share
             if cash_out.seat in finals:
-                i = judged.seats.index(cash_out.seat)
+                i = seats.index(cash_out.seat)
                 finals[cash_out.seat] = judged.stacks[i] + cash_out.amount - cash_out.fee
-    for seat, stack in starting.items():
-        finals.setdefault(seat, stack)  # seated but not dealt in
+    if len(hand.seats) != len(seats):  # someone seated was not dealt in (seats come from
+        for seat, stack in _starting(hand).items():  # hand.seats, so else none is missing)
+            finals.setdefault(seat, stack)
     highs, lows = _first_board_hands(show)
     matched: bool | None = None
-    if result is not None and complete and judged.status is not Status.PARTIAL:
-        matched = _reconcile(book, pots, dict(won), finals, rake)
+    if result is not None and complete and status is not Status.PARTIAL:
+        matched = _reconcile(book, pots, sum(amounts), nets, won, finals, rake, fees)
     return Settlement(
-        pots=pots,
-        awards=tuple(book.awards),
-        won=dict(won),
-        final_stacks=finals,
-        rake=rake,
-        violations=tuple(book.violations),
-        payouts_match=matched,
-        high_hands=highs,
-        low_hands=lows,
-        complete=complete,
+        pots,
+        tuple(awards),
+        won,
+        finals,
+        rake,
+        tuple(book.violations),
+        matched,
+        highs,
+        lows,
+        complete,
     )
 
 
 def _first_board_hands(show: _Showdown | None) -> tuple[dict[int, str], dict[int, str]]:
-    if show is None or not show.describe_high:
+    if show is None or not show.high:
         return {}, {}
-    highs = {seat: text for seat, (text, _) in show.describe_high[0].items()}
-    lows = {seat: text for seat, (text, _) in show.describe_low[0].items()}
+    highs = {seat: describe_high(rank) for seat, rank in show.high[0].items()}
+    lows = {seat: _describe_low(rank) for seat, rank in show.low[0].items()}
     return highs, lows
 
 
-def _award_pot(book: _Book, pot: Pot, show: _Showdown) -> None:
+def _award_pot(book: _Book, pot: Pot, net: int, show: _Showdown, runs: int, hilo: bool) -> None:
+    """Award one pot (its ``net`` chips) on each of the ``runs`` boards."""
     judged = book.judged
-    runs = len(judged.boards)
-    parts = split_evenly(pot.net, runs)
-    hilo = judged.hand.game.variant.is_hilo
-    order = {seat: i for i, seat in enumerate(judged.seats)}
-    eligible = sorted(pot.eligible, key=order.__getitem__)
-    base = ["R8.side-pots"] if pot.index > 0 else []
-    if runs > 1:
-        base.append("R8.run-it-twice")
+    parts = [net] if runs == 1 else split_evenly(net, runs)
+    # pot.eligible lists seats in seating order (first left of the button first), the
+    # order every tie is broken in: build_pots gives indices into the seating, ascending
+    eligible = pot.eligible
     if len(eligible) == 1:
         for r, part in enumerate(parts):
             if part:
                 book.awards.append(
-                    Award(pot.index, r + 1, Half.WHOLE, eligible[0], part, rules=("R8.side-pots",))
+                    Award(pot.index, r + 1, Half.WHOLE, eligible[0], part, rules=_SIDE_POTS)
                 )
         return
+    base: tuple[str, ...] = ("R8.side-pots",) if pot.index > 0 else ()
+    if runs > 1:
+        base += ("R8.run-it-twice",)
     for r, part in enumerate(parts):
         if not part:
             continue
-        highs = {s: show.high[r][s] for s in eligible if s in show.high[r]}
+        high_r = show.high[r]
+        highs = {s: high_r[s] for s in eligible if s in high_r}
         if not highs:
             book.violations.append(
                 Violation(
@@ -463,24 +547,26 @@ def _award_pot(book: _Book, pot: Pot, show: _Showdown) -> None:
                 )
             )
             continue
-        lows = {s: show.low[r][s] for s in eligible if show.low[r].get(s, NO_LOW) != NO_LOW}
-        if hilo and lows:
+        low_r = show.low[r]
+        lows = {s: low_r[s] for s in eligible if s in low_r} if hilo else {}
+        if lows:
             high_part, low_part = split_evenly(part, 2)  # the odd chip goes to the high half
-            odd = ["R8.odd-chips"] if part % 2 else []
+            odd = ("R8.odd-chips",) if part % 2 else ()
             if part % 2 and book.rules.odd_chips == "left-of-button":
                 # the odd chip goes to the half whose winner sits first left of the button
+                order = {seat: i for i, seat in enumerate(judged.seats)}
                 best_high, best_low = max(highs.values()), max(lows.values())
                 first_high = min(order[s] for s, v in highs.items() if v == best_high)
                 first_low = min(order[s] for s, v in lows.items() if v == best_low)
                 if first_low < first_high:
                     high_part, low_part = low_part, high_part
-            high_odd = odd if high_part > low_part else []
-            low_odd = odd if low_part > high_part else []
-            _pay(book, pot, r, Half.HIGH, high_part, highs, show, [*base, "R8.hi-lo", *high_odd])
-            _pay(book, pot, r, Half.LOW, low_part, lows, show, [*base, "R8.hi-lo", *low_odd])
+            high_odd = odd if high_part > low_part else ()
+            low_odd = odd if low_part > high_part else ()
+            _pay(book, pot, r, Half.HIGH, high_part, highs, show, (*base, "R8.hi-lo", *high_odd))
+            _pay(book, pot, r, Half.LOW, low_part, lows, show, (*base, "R8.hi-lo", *low_odd))
         else:
             rule = "R8.hi-lo" if hilo else "R8.high-split"
-            _pay(book, pot, r, Half.WHOLE, part, highs, show, [*base, rule])
+            _pay(book, pot, r, Half.WHOLE, part, highs, show, (*base, rule))
 
 
 def _pay(
@@ -491,17 +577,37 @@ def _pay(
     amount: int,
     ranks: dict[int, int],
     show: _Showdown,
-    rules: list[str],
+    rules: tuple[str, ...],
 ) -> None:
     best = max(ranks.values())
-    winners = [seat for seat in ranks if ranks[seat] == best]  # already left of button first
+    winners = [seat for seat, rank in ranks.items() if rank == best]  # left of button first
+    if half is Half.LOW:
+        describe, cards = _describe_low, show.low_cards[runout]
+    else:
+        describe, cards = describe_high, show.high_cards[runout]
+    if len(winners) == 1:  # one winner (the common case) takes the whole amount
+        if amount:
+            seat = winners[0]
+            text = describe(best)
+            book.awards.append(
+                Award(
+                    pot.index,
+                    runout + 1,
+                    half,
+                    seat,
+                    amount,
+                    text,
+                    tuple(cards[seat]),
+                    (*rules, "R8.best-hand"),
+                )
+            )
+        return
     shares = split_evenly(amount, len(winners))  # odd chips one each, left of the button first
-    tied = ["R8.odd-chips"] if len(winners) > 1 and amount % len(winners) else []
-    hands = show.describe_low[runout] if half is Half.LOW else show.describe_high[runout]
+    tied = ("R8.odd-chips",) if amount % len(winners) else ()
+    text = describe(best)  # tied hands rank the same, so they read the same
     for seat, share in zip(winners, shares, strict=True):
         if not share:
             continue  # a one-chip part split between more players than chips
-        text, cards = hands.get(seat, ("", ()))
         book.awards.append(
             Award(
                 pot.index,
@@ -509,9 +615,9 @@ def _pay(
                 half,
                 seat,
                 share,
-                description=text,
-                cards_used=cards,
-                rules=(*rules, "R8.best-hand", *tied),
+                text,
+                tuple(cards[seat]),
+                (*rules, "R8.best-hand", *tied),
             )
         )
 
@@ -520,27 +626,36 @@ def _pay(
 
 
 def _reconcile(
-    book: _Book, pots: tuple[Pot, ...], won: dict[int, int], finals: dict[int, int], rake: int
+    book: _Book,
+    pots: tuple[Pot, ...],
+    total: int,
+    nets: list[int],
+    won: dict[int, int],
+    finals: dict[int, int],
+    rake: int,
+    fees: int,
 ) -> bool | None:
     """Compare our awards with the log's record; return whether every payout matches.
 
     Collections are compared when the log lists them, finishing stacks when it has them
-    (PHH); ``None`` when it records neither.
+    (PHH); ``None`` when it records neither. ``total`` is the chips in the pots, ``nets``
+    their net amounts, ``fees`` the log's fees (a cash-out fee comes off the cash-out, not
+    the pot).
     """
     judged = book.judged
     result = judged.hand.result
     assert result is not None
     money = book.money
-    before = len(book.violations)
-    total = sum(p.amount for p in pots)
-    folded_in = _returns_folded_into_collections(judged, total)
-    if folded_in:  # the log counts uncalled returns as part of the pot and the collections
+    violations = book.violations
+    before = len(violations)
+    if judged.uncalled and _returns_folded_into_collections(judged, total):
+        # the log counts uncalled returns as part of the pot and the collections
         total += sum(amount for _, amount in judged.uncalled)
         won = dict(won)
         for seat, amount in judged.uncalled:
             won[seat] = won.get(seat, 0) + amount
     if result.total_pot is not None and result.total_pot != total:
-        book.violations.append(
+        violations.append(
             Violation(
                 Code.POT_MISMATCH,
                 f"the log's total pot is {money(result.total_pot)}; "
@@ -550,7 +665,7 @@ def _reconcile(
             )
         )
     if rake > total:
-        book.violations.append(
+        violations.append(
             Violation(
                 Code.RAKE_MISMATCH,
                 f"rake {money(rake)} is more than the pot {money(total)}",
@@ -558,63 +673,62 @@ def _reconcile(
                 actual=money(rake),
             )
         )
-    if result.pots:
-        nets = [p.net for p in pots]
-        if list(result.pots) != nets:
-            listed = " / ".join(money(a) for a in result.pots)
-            computed = " / ".join(money(a) for a in nets)
-            book.violations.append(
-                Violation(
-                    Code.RAKE_MISMATCH if len(result.pots) == len(nets) else Code.POT_MISMATCH,
-                    f"the log lists pots {listed} after rake; the rules make {computed}",
-                    expected=computed,
-                    actual=listed,
-                    rule="R8.rake-allocation",
-                )
+    if result.pots and list(result.pots) != nets:
+        listed = " / ".join(money(a) for a in result.pots)
+        computed = " / ".join(money(a) for a in nets)
+        violations.append(
+            Violation(
+                Code.RAKE_MISMATCH if len(result.pots) == len(nets) else Code.POT_MISMATCH,
+                f"the log lists pots {listed} after rake; the rules make {computed}",
+                expected=computed,
+                actual=listed,
+                rule="R8.rake-allocation",
             )
-    cashed = {c.seat: c for c in result.cash_outs}
-    recorded: dict[int, int] = defaultdict(int)
-    for c in result.collected:
-        recorded[c.seat] += c.amount
-    if not result.collected and not result.final_stacks and any(won.values()):
+        )
+    collected = result.collected
+    recorded: dict[int, int] = {}
+    for c in collected:
+        recorded[c.seat] = recorded.get(c.seat, 0) + c.amount
+    if not collected and not result.final_stacks and any(won.values()):
         return None  # the log records no payout to compare with (a rake alone, say)
-    collections = sorted(set(recorded) | set(won)) if result.collected else []
-    for seat in collections:
-        ours, theirs = won.get(seat, 0), recorded.get(seat, 0)
-        if ours != theirs:
-            book.violations.append(
-                Violation(
-                    Code.PAYOUT_MISMATCH,
-                    f"seat {seat} collected {money(theirs)}; the rules pay {money(ours)}",
-                    seat=seat,
-                    expected=money(ours),
-                    actual=money(theirs),
-                    rule=_rule_for(book, seat),
+    if collected and recorded != won:  # equal totals per seat leave nothing to report
+        for seat in sorted(set(recorded) | set(won)):
+            ours, theirs = won.get(seat, 0), recorded.get(seat, 0)
+            if ours != theirs:
+                violations.append(
+                    Violation(
+                        Code.PAYOUT_MISMATCH,
+                        f"seat {seat} collected {money(theirs)}; the rules pay {money(ours)}",
+                        seat=seat,
+                        expected=money(ours),
+                        actual=money(theirs),
+                        rule=_rule_for(book, seat),
+                    )
                 )
-            )
-    if result.collected and not book.violations[before:]:
+    if collected and len(violations) == before:
         _reconcile_pots(book, pots)
-    for stack in result.final_stacks:
-        if stack.seat in cashed:
-            continue
-        final = finals.get(stack.seat)
-        if final is not None and final != stack.amount:
-            book.violations.append(
-                Violation(
-                    Code.PAYOUT_MISMATCH,
-                    f"seat {stack.seat} finishes with {money(stack.amount)}; the rules leave "
-                    f"{money(final)}",
-                    seat=stack.seat,
-                    expected=money(final),
-                    actual=money(stack.amount),
-                    rule=_rule_for(book, stack.seat),
+    if result.final_stacks:
+        cashed = {c.seat for c in result.cash_outs}
+        for stack in result.final_stacks:
+            if stack.seat in cashed:
+                continue
+            final = finals.get(stack.seat)
+            if final is not None and final != stack.amount:
+                violations.append(
+                    Violation(
+                        Code.PAYOUT_MISMATCH,
+                        f"seat {stack.seat} finishes with {money(stack.amount)}; the rules "
+                        f"leave {money(final)}",
+                        seat=stack.seat,
+                        expected=money(final),
+                        actual=money(stack.amount),
+                        rule=_rule_for(book, stack.seat),
+                    )
                 )
-            )
-    fees = sum(f.amount for f in result.fees)  # a cash-out fee comes off the cash-out, not the pot
     paid = sum(recorded.values())
-    if result.collected and total != paid + rake + fees - result.added:
+    if collected and total != paid + rake + fees - result.added:
         gap = total - paid - rake - fees + result.added
-        book.violations.append(
+        violations.append(
             Violation(
                 Code.CHIPS_NOT_CONSERVED,
                 f"the pot of {money(total)} is not paid out: collected {money(paid)}, rake "
@@ -624,7 +738,9 @@ def _reconcile(
                 actual=money(paid + rake + fees - result.added),
             )
         )
-    return not any(v.severity is Severity.ERROR for v in book.violations[before:])
+    if len(violations) == before:
+        return True
+    return not any(v.severity is Severity.ERROR for v in violations[before:])
 
 
 def _returns_folded_into_collections(judged: Replay, pot: int) -> bool:
@@ -638,8 +754,9 @@ def _returns_folded_into_collections(judged: Replay, pot: int) -> bool:
     result = hand.result
     if result is None or not judged.uncalled:
         return False
-    if any(a.type is ActionType.UNCALLED for a in hand.actions):
-        return False
+    for action in reversed(hand.actions):  # an uncalled-bet line comes late: search back
+        if action.type is ActionType.UNCALLED:
+            return False
     returned = sum(amount for _, amount in judged.uncalled)
     if result.total_pot is not None:
         return result.total_pot == pot + returned
@@ -651,14 +768,22 @@ def _reconcile_pots(book: _Book, pots: tuple[Pot, ...]) -> None:
     """With every seat's total right, check that each pot went to the right seats."""
     result = book.judged.hand.result
     assert result is not None
-    if not any(c.pot for c in result.collected) and len(pots) <= 1:
-        return
-    ours: dict[tuple[int, int], int] = defaultdict(int)
+    if len(pots) <= 1:
+        for c in result.collected:
+            if c.pot:
+                break
+        else:
+            return  # one pot, and the log names no other
+    ours: dict[tuple[int, int], int] = {}
     for a in book.awards:
-        ours[(a.pot, a.seat)] += a.amount
-    theirs: dict[tuple[int, int], int] = defaultdict(int)
+        key = (a.pot, a.seat)
+        ours[key] = ours.get(key, 0) + a.amount
+    theirs: dict[tuple[int, int], int] = {}
     for c in result.collected:
-        theirs[(c.pot, c.seat)] += c.amount
+        key = (c.pot, c.seat)
+        theirs[key] = theirs.get(key, 0) + c.amount
+    if ours == theirs:  # every pot went to the seats the log names
+        return
     for pot, seat in sorted(set(ours) | set(theirs)):
         mine, logged = ours.get((pot, seat), 0), theirs.get((pot, seat), 0)
         if mine != logged:
