@@ -399,3 +399,25 @@ def test_the_hand_after_an_over_long_one_is_found_across_reads(
     long, last = parse_ohh_stream(io.BytesIO(data), "x.ohh")
     assert isinstance(long, Reject) and long.code is RejectCode.MALFORMED_HAND
     assert isinstance(last, HandRecord)
+
+
+def test_a_long_hand_is_decoded_a_few_times_not_once_per_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # reading on doubles what is held, so a 2 MiB hand read in 64 KiB blocks is tried as
+    # JSON about log2(2 MiB / 64 KiB) times, not 32 times over ever longer text
+    attempts = 0
+
+    class Counting(json.JSONDecoder):
+        def raw_decode(self, s: str, idx: int = 0) -> tuple[object, int]:
+            nonlocal attempts
+            attempts += 1
+            return super().raw_decode(s, idx)
+
+    monkeypatch.setattr("pipeline.formats.ohh_stream._DECODER", Counting())
+    monkeypatch.setattr("pipeline.formats.ohh_stream._READ_BYTES", 1 << 16)
+    good = next(seed for seed in _ohh_seeds() if seed.count(b'"ohh"') == 1).strip()
+    long = good.replace(b'"ohh"', b'"_pad": "' + b"x" * (2 << 20) + b'", "ohh"', 1)
+    first, second = parse_ohh_stream(io.BytesIO(long + b"\n\n" + good + b"\n"), "x.ohh")
+    assert isinstance(first, HandRecord) and isinstance(second, HandRecord)
+    assert attempts <= 8

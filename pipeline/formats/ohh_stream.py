@@ -55,11 +55,12 @@ class _Window:
         self.column = 0  # of them, those on text[0]'s line
         self.tail = ""  # the last characters let go of (for the excerpt of a cut array)
 
-    def more(self) -> bool:
-        """Read on; return ``False`` at the end of the stream."""
+    def more(self, size: int = 0) -> bool:
+        """Read on (``size`` bytes, at least a block); return ``False`` at the end of the
+        stream."""
         if self.eof:
             return False
-        block = self.stream.read(_READ_BYTES)
+        block = self.stream.read(max(size, _READ_BYTES))
         self.eof = not block
         self.text += self.decoder.decode(block, final=self.eof)
         return True
@@ -138,7 +139,9 @@ def _settle(window: _Window) -> bool:
                 return True
         if len(text) > MAX_HAND_BYTES:
             return False
-        if not window.more():
+        # Read as much again as is held (up to the limit), not a block: a long hand is
+        # then decoded a few times over, not once per block (quadratic in its length).
+        if not window.more(min(len(text), MAX_HAND_BYTES + 1 - len(text))):
             return True
 
 
