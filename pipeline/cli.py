@@ -6,6 +6,7 @@ line on stderr; ``--debug`` shows the traceback).
 
 from __future__ import annotations
 
+import inspect
 import json
 import sys
 from datetime import datetime
@@ -345,7 +346,7 @@ def run_command(
         typer.Option(
             "--executor",
             help="Where chunks run: local (processes on this machine) or dask (a Dask "
-            "cluster; needs pip install 'croupier[dask]').",
+            "cluster; needs pip install 'croupier\\[dask]').",
         ),
     ] = "local",
     scheduler: Annotated[
@@ -365,7 +366,7 @@ def run_command(
             metavar="URL",
             help="Stage the chunks' files at an fsspec URL (s3://bucket/path, file://…) "
             "instead of the lake's folder, for workers that do not share it; the run "
-            "fetches them into the lake. Needs pip install 'croupier[fsspec]'.",
+            "fetches them into the lake. Needs pip install 'croupier\\[fsspec]'.",
         ),
     ] = None,
 ) -> None:
@@ -695,6 +696,19 @@ def main(argv: list[str] | None = None) -> int:
         stderr.print(f"[bold red]error:[/] {text}", soft_wrap=True)
         return EXIT_ENVIRONMENT
     return code if isinstance(code, int) else EXIT_OK
+
+
+def _reflowed(doc: str) -> str:
+    """Return a docstring with each paragraph on one line.
+
+    Rich markup mode keeps single line breaks, so text wrapped in the source would be
+    wrapped twice (ragged) in a terminal narrower than the source lines.
+    """
+    return "\n\n".join(" ".join(part.split()) for part in inspect.cleandoc(doc).split("\n\n"))
+
+
+for _command in app.registered_commands:
+    _command.help = _reflowed(inspect.getdoc(_command.callback) or "")
 
 
 def _usage_error(error: Exception) -> int:

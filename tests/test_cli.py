@@ -40,6 +40,29 @@ def test_every_command_has_help_with_an_example_and_a_readme_section(command: st
     assert re.search(rf"^\$ croupier {command} ", readme, re.MULTILINE)
 
 
+@pytest.mark.parametrize("command", _commands())
+def test_bracketed_text_in_help_is_shown_not_taken_for_markup(command: str) -> None:
+    # help is rendered as rich markup: an unescaped [dask] would vanish as an unknown tag
+    group = get_command(app)
+    params = group.commands[command].params  # type: ignore[attr-defined]
+    result = runner.invoke(app, [command, "--help"], env={"COLUMNS": "300"})
+    for param in params:
+        for word in re.findall(r"\S*\[[^\]\s]+\]\S*", getattr(param, "help", None) or ""):
+            if not re.fullmatch(r"\[/?[a-z ]*\]", word):  # a style tag such as [bold]
+                assert word.replace("\\[", "[") in result.stdout, (param.name, word)
+
+
+@pytest.mark.parametrize("command", _commands())
+def test_help_paragraphs_are_reflowed_not_broken_where_the_source_wraps(command: str) -> None:
+    # a narrow terminal must not show the docstring's own line breaks on top of its wrapping
+    group = get_command(app)
+    doc = group.commands[command].help  # type: ignore[attr-defined]
+    result = runner.invoke(app, [command, "--help"], env={"COLUMNS": "1000"})
+    for paragraph in doc.split("\n\n"):
+        text = " ".join(re.sub(r"\[/?[a-z ]*\]", "", paragraph).split())
+        assert text in result.stdout
+
+
 def _write(path: Path, lines: list[bytes]) -> Path:
     path.write_bytes(b"\n".join(lines) + b"\n")
     return path
