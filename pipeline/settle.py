@@ -19,7 +19,7 @@ evaluator call per hole-card count.
 
 Settling runs once per hand of every run, so the hot paths are written for speed: plain
 loops instead of generator expressions, one pass where the obvious code takes several,
-short cuts for the common cases (one pot, one winner, no rake, a log that agrees), and
+short cuts for the common cases (one pot, no rake, no odd chip, a log that agrees), and
 ``msgspec`` structs for the records (several times cheaper to build than frozen
 dataclasses). Each short cut gives exactly what the general code gives.
 """
@@ -585,23 +585,6 @@ def _pay(
         describe, cards = _describe_low, show.low_cards[runout]
     else:
         describe, cards = describe_high, show.high_cards[runout]
-    if len(winners) == 1:  # one winner (the common case) takes the whole amount
-        if amount:
-            seat = winners[0]
-            text = describe(best)
-            book.awards.append(
-                Award(
-                    pot.index,
-                    runout + 1,
-                    half,
-                    seat,
-                    amount,
-                    text,
-                    tuple(cards[seat]),
-                    (*rules, "R8.best-hand"),
-                )
-            )
-        return
     shares = split_evenly(amount, len(winners))  # odd chips one each, left of the button first
     tied = ("R8.odd-chips",) if amount % len(winners) else ()
     text = describe(best)  # tied hands rank the same, so they read the same
