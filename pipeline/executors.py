@@ -20,6 +20,7 @@ import os
 import secrets
 import threading
 import time
+import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -174,6 +175,7 @@ class DaskExecutor:
         if not logs:
             for name in ("distributed", "tornado"):
                 logging.getLogger(name).setLevel(logging.ERROR)
+        self._logs = logs
         self._killed: type[Exception] = distributed.KilledWorker
         self._cluster: Any = None
         self._client: Any
@@ -210,9 +212,16 @@ class DaskExecutor:
         pending: deque[tuple[int, Any]] = deque()
         try:
             for index, task in enumerate(tasks):
-                future = self._client.submit(
-                    _run_task, fn, task, key=f"{prefix}-{index}", pure=False
-                )
+                with warnings.catch_warnings():
+                    if not self._logs:
+                        # A chunk travels in its task (about 10 MB of lines), and Dask warns
+                        # of a large graph, advising to scatter the data first. Scattered
+                        # data dies with its worker, though, and a task whose worker dies
+                        # must run again on another: the chunk stays in the task.
+                        warnings.filterwarnings("ignore", "Sending large graph", UserWarning)
+                    future = self._client.submit(
+                        _run_task, fn, task, key=f"{prefix}-{index}", pure=False
+                    )
                 pending.append((index, future))
                 if len(pending) >= 2 * self.slots:
                     yield self._result(*pending.popleft())

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import sys
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -145,6 +146,19 @@ def test_results_come_in_task_order_with_few_tasks_in_flight(
         if kind != "dask":
             executor.close()
     assert results == list(range(40))
+
+
+@needs_dask
+def test_large_chunks_go_to_dask_without_its_large_graph_warning(cluster: ChunkExecutor) -> None:
+    # a chunk of 100,000 hands is ~10 MB, past Dask's threshold: lower it to see the warning
+    dask = pytest.importorskip("dask")
+    with (
+        dask.config.set({"distributed.admin.large-graph-warning-threshold": "1kB"}),
+        warnings.catch_warnings(record=True) as caught,
+    ):
+        warnings.simplefilter("always")
+        assert list(cluster.map(len, [b"x" * 50_000] * 3)) == [50_000] * 3
+    assert not [w for w in caught if "large graph" in str(w.message)]
 
 
 @needs_dask
