@@ -20,11 +20,34 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Annotated, Any, Literal, TypeVar
+from typing import IO, Any, TypeVar
 
 import msgspec
 
 from pipeline.cards import format_cards, parse_card, parse_cards
+from pipeline.formats.jsonl_wire import (
+    ActionW,
+    BetW,
+    BoardW,
+    CallW,
+    CashOutW,
+    CheckW,
+    CollectionW,
+    DealW,
+    FeeW,
+    FoldW,
+    GameW,
+    HandW,
+    MuckW,
+    PostW,
+    RaiseW,
+    ResultW,
+    SeatAmountW,
+    SeatW,
+    ShowW,
+    TournamentW,
+    UncalledW,
+)
 from pipeline.formats.limits import MAX_LINE_BYTES, is_utf16, utf16_reject, vet
 from pipeline.model import (
     Action,
@@ -67,170 +90,6 @@ _CARD = {
 _TIME_RE = re.compile(
     r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,6})?(?:Z|[+-][0-9]{2}:[0-9]{2})"
 )
-
-# ---------------------------------------------------------------------------------------
-# Wire records: the JSON shape, decoded by msgspec (types and required fields checked in C).
-
-SeatNo = Annotated[int, msgspec.Meta(ge=1, le=1_000_000)]
-NonEmpty = Annotated[str, msgspec.Meta(min_length=1)]
-Run = Literal[1, 2, 3]
-
-
-class _Wire(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True, kw_only=True):
-    pass
-
-
-class GameW(_Wire, kw_only=True):
-    variant: str
-    hole_cards: int
-    betting: str
-    small_blind: str
-    big_blind: str
-    small_bet: str | None = None
-    big_bet: str | None = None
-    ante: str | None = None
-    currency: Annotated[str, msgspec.Meta(pattern="^[A-Z0-9]{1,12}$")]
-    unit: str
-    max_seats: Annotated[int, msgspec.Meta(ge=2, le=1_000_000)] | None = None
-    mixed: str | None = None
-
-
-class SeatW(_Wire):
-    seat: SeatNo
-    player: NonEmpty
-    stack: str
-    sitting_out: bool = False
-    bounty: str | None = None
-
-
-class _ActionW(_Wire, tag_field="type"):
-    pass
-
-
-class PostW(_ActionW, tag="post"):
-    seat: SeatNo
-    blind: Literal["small", "big", "both", "dead", "ante", "straddle"]
-    amount: str
-    all_in: bool = False
-
-
-class DealW(_ActionW, tag="deal"):
-    seat: SeatNo
-    cards: str
-
-
-class FoldW(_ActionW, tag="fold"):
-    seat: SeatNo
-
-
-class CheckW(_ActionW, tag="check"):
-    seat: SeatNo
-
-
-class CallW(_ActionW, tag="call"):
-    seat: SeatNo
-    amount: str
-    all_in: bool = False
-
-
-class BetW(_ActionW, tag="bet"):
-    seat: SeatNo
-    amount: str
-    all_in: bool = False
-
-
-class RaiseW(_ActionW, tag="raise"):
-    seat: SeatNo
-    to: str
-    all_in: bool = False
-
-
-class BoardW(_ActionW, tag="board"):
-    cards: str
-    run: Run | None = None
-    burn: str | None = None
-
-
-class ShowW(_ActionW, tag="show"):
-    seat: SeatNo
-    cards: str
-
-
-class MuckW(_ActionW, tag="muck"):
-    seat: SeatNo
-    cards: str | None = None
-
-
-class UncalledW(_ActionW, tag="uncalled"):
-    seat: SeatNo
-    amount: str
-
-
-ActionW = (
-    PostW | DealW | FoldW | CheckW | CallW | BetW | RaiseW | BoardW | ShowW | MuckW | UncalledW
-)
-
-
-class CollectionW(_Wire):
-    seat: SeatNo
-    amount: str
-    pot: Annotated[int, msgspec.Meta(ge=0, le=1000)] = 0
-    run: Run | None = None
-
-
-class FeeW(_Wire):
-    kind: NonEmpty
-    amount: str
-
-
-class CashOutW(_Wire):
-    seat: SeatNo
-    amount: str
-    fee: str | None = None
-
-
-class SeatAmountW(_Wire):
-    seat: SeatNo
-    amount: str
-
-
-class ResultW(_Wire):
-    rake: str | None = None
-    total_pot: str | None = None
-    pots: list[str] = []
-    collected: list[CollectionW] = []
-    fees: list[FeeW] = []
-    added: str | None = None
-    cash_outs: list[CashOutW] = []
-    final_stacks: list[SeatAmountW] = []
-    bounties: list[SeatAmountW] = []
-
-
-class TournamentW(_Wire):
-    id: NonEmpty
-    level: str | None = None
-    buyin: str | None = None
-    currency: Annotated[str, msgspec.Meta(pattern="^[A-Z0-9]{1,12}$")] | None = None
-    unit: str | None = None
-
-
-class HandW(msgspec.Struct, omit_defaults=True, kw_only=True):
-    hand_id: NonEmpty
-    site: NonEmpty
-    table: str | None = None
-    started_at: str | None = None
-    game: GameW
-    button: SeatNo
-    seats: Annotated[list[SeatW], msgspec.Meta(min_length=1)]
-    actions: list[ActionW]
-    result: ResultW | None = None
-    tournament: TournamentW | None = None
-    deck: str | None = None
-    hero: SeatNo | None = None
-    cancelled: bool = False
-    partial: bool = False
-    converted: bool = False
-
 
 _FIELDS = frozenset(HandW.__struct_fields__)
 W = TypeVar("W")
