@@ -6,6 +6,7 @@ line on stderr; ``--debug`` shows the traceback).
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import json
 import sys
@@ -601,7 +602,22 @@ def stats_command(
     if fmt != "table":
         emit(render(result, fmt), output)
         return
+    if not result.rows:  # no empty table: say which filters left nobody
+        stderr.print(escape(_no_players(spec)), soft_wrap=True)
+        return
     print_stats(result, groups)
+
+
+def _no_players(spec: StatsFilter) -> str:
+    """Say that no player matched, naming the options that filtered (``None``: not given)."""
+    given = [
+        f"--{f.name.replace('_', '-')} {getattr(spec, f.name)}"
+        for f in dataclasses.fields(spec)
+        if f.name != "by" and getattr(spec, f.name) != f.default
+    ]
+    if not given:
+        return "no player: the lake holds no seats"
+    return f"no player matches {', '.join(given)}"
 
 
 @app.command("explain")

@@ -79,3 +79,14 @@ def test_cli_formats(lake: Path, tmp_path: Path) -> None:
     )
     bad = runner.invoke(app, ["stats", "--lake", str(lake), "--by", "colour"])
     assert bad.exit_code == 2
+
+
+def test_an_empty_table_says_which_filters_left_nobody(lake: Path) -> None:
+    args = ["stats", "--lake", str(lake), "--player", "Dana", "--min-hands", "1000000"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0
+    assert result.stdout == ""  # no empty table
+    assert result.stderr.strip() == "no player matches --player Dana, --min-hands 1000000"
+    as_json = runner.invoke(app, [*args, "--format", "json"])
+    assert json.loads(as_json.stdout) == []  # scripts get the empty result, no note
+    assert as_json.stderr == ""
