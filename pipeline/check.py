@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.formats import HAND_LOG_SUFFIXES, read_hands
+from pipeline.formats import HAND_LOG_SUFFIXES, looks_like_hand_log, read_hands
 from pipeline.formats.jsonl import read_jsonl_stream
 from pipeline.model import HandRecord, Status
 from pipeline.rules import STANDARD, Replay, RuleSet, replay
@@ -89,9 +89,11 @@ def discover(
     each folder searched once and each file found once. What a search cannot use, a
     symbolic-link loop, a broken link or a FIFO with a hand-log name, a folder it may not
     list, is passed to ``on_skip(path, reason)`` (default: a line on stderr) and the
-    search goes on. With ``regular_only`` (for inputs read twice, to hash and to ingest),
-    an input named explicitly that exists but is not a regular file (a FIFO, a device)
-    raises ``OSError``; a missing one is left for its reader to report.
+    search goes on; so are, in one call naming the folder searched, the files it passed
+    over for their names that look like hand logs (see ``looks_like_hand_log``).
+    With ``regular_only`` (for inputs read twice, to hash and to ingest), an input named
+    explicitly that exists but is not a regular file (a FIFO, a device) raises
+    ``OSError``; a missing one is left for its reader to report.
     """
     skip = on_skip or _warn_skipped
     for name in inputs:
@@ -123,6 +125,7 @@ def _search(root: Path, skip: Skip) -> list[Path]:
     """Return the hand logs under ``root``, sorted; report what cannot be used."""
     folders: set[tuple[int, int]] = set()
     files: dict[tuple[int, int], Path] = {}
+    others: list[str] = []  # files that look like hand logs, passed over for their names
     pending = [root]
     while pending:
         folder = pending.pop()
@@ -153,11 +156,22 @@ def _search(root: Path, skip: Skip) -> list[Path]:
             if stat.S_ISDIR(found.st_mode):
                 pending.append(path)
             elif not wanted:
+                if stat.S_ISREG(found.st_mode) and looks_like_hand_log(path):
+                    others.append(path.name)
                 continue
             elif not stat.S_ISREG(found.st_mode):
                 skip(str(path), "not a regular file (a FIFO, socket or device)")
             else:
                 files.setdefault((found.st_dev, found.st_ino), path)
+    if others:  # one line for them all
+        names = ", ".join(sorted(others)[:3]) + (", …" if len(others) > 3 else "")
+        suffixes = " ".join(HAND_LOG_SUFFIXES)
+        if len(others) == 1:
+            what = f"a file that looks like a hand log but is not named as one ({suffixes})"
+        else:
+            what = f"{len(others)} files that look like hand logs but are not named as such"
+            what += f" ({suffixes})"
+        skip(str(root), f"{what}, passed over: {names}; name a file to read it whatever its name")
     return sorted(files.values())
 
 

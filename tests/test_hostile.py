@@ -567,6 +567,44 @@ def test_discover_passes_over_loops_links_and_fifos(messy: Path) -> None:
     }
 
 
+def test_hand_logs_passed_over_for_their_names_are_reported_in_one_line(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "deep").mkdir()
+    good = jsonl(hand("GOOD-1"))
+    (tmp_path / "deep" / "good.jsonl").write_bytes(good)
+    ohh = (FIXTURES / "ohh" / "omaha_pl.ohh").read_bytes()
+    stars = next((FIXTURES / "pokerstars").glob("*.txt")).read_bytes()
+    for name, data in [
+        ("README.md", b"# hands\n"),  # not a hand log: passed over without a word
+        ("notes.json", b'{"a": 1}\n'),
+        ("hand.json", ohh),
+        ("deep/session.log", stars),
+        ("export", good),
+        ("more.json", ohh),
+    ]:
+        (tmp_path / name).write_bytes(data)
+    skipped: list[tuple[str, str]] = []
+    found = list(discover([str(tmp_path)], on_skip=lambda p, why: skipped.append((p, why))))
+    assert found == [str(tmp_path / "deep" / "good.jsonl")]
+    [(path, why)] = skipped
+    assert path == str(tmp_path)
+    assert why.startswith("4 files that look like hand logs but are not named as such (.jsonl ")
+    assert why.endswith(
+        "passed over: export, hand.json, more.json, …; name a file to read it whatever its name"
+    )
+    one: list[tuple[str, str]] = []
+    list(discover([str(tmp_path / "deep")], on_skip=lambda p, why: one.append((p, why))))
+    assert one == [
+        (
+            str(tmp_path / "deep"),
+            "a file that looks like a hand log but is not named as one (.jsonl .ndjson .txt "
+            ".phh .phhs .ohh), passed over: session.log; name a file to read it whatever its "
+            "name",
+        )
+    ]
+
+
 def test_run_over_a_messy_folder_reports_and_goes_on(messy: Path, tmp_path: Path) -> None:
     with time_limit(60):
         result = runner.invoke(

@@ -17,7 +17,13 @@ from pipeline.formats.pokerstars import looks_like_pokerstars, read_pokerstars
 from pipeline.model import HandRecord
 from pipeline.violations import Reject
 
-__all__ = ["HAND_LOG_SUFFIXES", "INPUT_FORMATS", "detect_format", "read_hands"]
+__all__ = [
+    "HAND_LOG_SUFFIXES",
+    "INPUT_FORMATS",
+    "detect_format",
+    "looks_like_hand_log",
+    "read_hands",
+]
 
 INPUT_FORMATS = ("jsonl", "pokerstars", "phh", "ohh")
 """The input formats Croupier reads (``--input-format``)."""
@@ -50,6 +56,23 @@ def sniff(head: bytes, name: str = "") -> str:
     if looks_like_phh(head):
         return "phh"
     return "jsonl"
+
+
+def looks_like_hand_log(path: str | Path) -> bool:
+    """Tell whether a file's first bytes look like a hand log of a format Croupier reads.
+
+    For files a directory search passes over for their names (an OHH file saved as
+    ``.json``, say). A JSON Lines log looks like one when it starts with an object that has a
+    ``hand_id``. A file that cannot be read does not look like one.
+    """
+    try:
+        with open(path, "rb") as stream:
+            head = stream.read(SNIFF_BYTES)
+    except OSError:
+        return False
+    if sniff(head, str(path)) != "jsonl":
+        return True
+    return head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{") and b'"hand_id"' in head
 
 
 def read_hands(
