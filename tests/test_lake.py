@@ -17,8 +17,10 @@ from pipeline.formats.jsonl import write_jsonl
 from pipeline.generate import generate_hands
 from pipeline.lake.manifest import load_manifest
 from pipeline.lake.query import run_query
+from pipeline.lake.rows import _STEPS
 from pipeline.lake.schema import TABLES, describe, snapshot
 from pipeline.lake.store import LOCK, LakeLocked
+from pipeline.rules import Step
 from pipeline.run import run_lake
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -334,3 +336,10 @@ def test_json_summary_survives_a_file_name_that_is_not_utf8(tmp_path: Path) -> N
     assert summary["hands"] == 5
     assert summary["executor"] == "local"
     assert summary["inputs"][0]["path"].endswith("caf\ufffd.jsonl")
+
+
+def test_the_actions_struct_follows_the_fields_of_a_step() -> None:
+    # steps become Arrow structs by position: a field added to Step or moved must be here too
+    renamed = {"to": "to_amount", "codes": "violation"}
+    assert [renamed.get(name, name) for name in Step._fields] == _STEPS.names
+    assert set(_STEPS.names) <= set(TABLES["actions"].names)
