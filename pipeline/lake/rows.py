@@ -339,22 +339,27 @@ def _pot_kinds(settled: Settlement, hilo: bool) -> dict[int, tuple[int, int, int
 
     Each seat's counts are ``(pots_won, scoops, high_only, low_only, quartered)``.
     """
-    halves: dict[tuple[int, int], dict[Half, set[int]]] = defaultdict(lambda: defaultdict(set))
+    halves: dict[tuple[int, int], tuple[set[int], set[int]]] = {}  # (pot, runout): high, low
+    low_half = Half.LOW
     for a in settled.awards:
-        halves[(a.pot, a.runout)][a.half].add(a.seat)
+        parts = halves.get((a.pot, a.runout))
+        if parts is None:
+            parts = halves[(a.pot, a.runout)] = (set(), set())
+        parts[a.half is low_half].add(a.seat)  # a whole pot counts as its high half
     out: dict[int, list[int]] = {}
-    for parts in halves.values():
-        high = parts[Half.HIGH] | parts[Half.WHOLE]
-        low = parts[Half.LOW]
+    for high, low in halves.values():
         for seat in high | low:
-            counts = out.setdefault(seat, [0, 0, 0, 0, 0])
+            counts = out.get(seat)
+            if counts is None:
+                counts = out[seat] = [0, 0, 0, 0, 0]
             counts[0] += 1
             if high == {seat} and (low == {seat} or not low):
                 counts[1] += 1
-            if hilo and seat in high and seat not in low:
-                counts[2] += 1
-            if hilo and seat in low and seat not in high:
-                counts[3] += 1
-            if hilo and seat in low and len(low) > 1:
-                counts[4] += 1
+            if hilo:
+                if seat in high and seat not in low:
+                    counts[2] += 1
+                if seat in low and seat not in high:
+                    counts[3] += 1
+                if seat in low and len(low) > 1:
+                    counts[4] += 1
     return {seat: (c[0], c[1], c[2], c[3], c[4]) for seat, c in out.items()}
