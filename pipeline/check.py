@@ -7,7 +7,9 @@ The same records the lake stores, for one command-line run: each input hand is e
 from __future__ import annotations
 
 import errno
+import glob
 import os
+import re
 import stat
 import sys
 from collections import Counter
@@ -84,7 +86,10 @@ def discover(
 ) -> Iterator[str]:
     """Expand inputs: a directory gives its hand logs (recursively, sorted); ``-`` is stdin.
 
-    A file named explicitly is read whatever its name; in a directory only regular files
+    An input that is not a path but a glob pattern (``hands/*.txt``, ``logs/**/*.jsonl``:
+    quoted, so the shell left it alone) stands for the paths it matches, sorted; a pattern
+    that matches nothing raises ``FileNotFoundError``. A file named explicitly (or by a
+    pattern) is read whatever its name; in a directory only regular files
     with a hand-log suffix are (see ``HAND_LOG_SUFFIXES``). Symbolic links are followed,
     each folder searched once and each file found once. What a search cannot use, a
     symbolic-link loop, a broken link or a FIFO with a hand-log name, a folder it may not
@@ -97,15 +102,25 @@ def discover(
     """
     skip = on_skip or _warn_skipped
     for name in inputs:
-        path = Path(name)
-        if name == "-":
-            yield name
-        elif path.is_dir():
-            yield from (str(p) for p in _search(path, skip))
+        if name != "-" and not os.path.lexists(name) and _GLOB.search(name):
+            matches = sorted(glob.glob(name, recursive=True))
+            if not matches:
+                raise FileNotFoundError(errno.ENOENT, "no file matches the pattern", name)
         else:
-            if regular_only:
-                _require_regular(name)
-            yield name
+            matches = [name]
+        for match in matches:
+            if match == "-":
+                yield match
+            elif os.path.isdir(match):
+                yield from (str(p) for p in _search(Path(match), skip))
+            else:
+                if regular_only:
+                    _require_regular(match)
+                yield match
+
+
+_GLOB = re.compile(r"[*?\[]")
+"""The characters of a glob pattern (``*``, ``?``, ``[``), matched by :func:`glob.glob`."""
 
 
 def _warn_skipped(path: str, reason: str) -> None:

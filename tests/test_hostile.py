@@ -605,6 +605,35 @@ def test_hand_logs_passed_over_for_their_names_are_reported_in_one_line(
     ]
 
 
+def test_a_quoted_glob_stands_for_the_files_it_matches(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name, hand_id in [("a/one.jsonl", "G-1"), ("a/two.log", "G-2"), ("b/c/three.jsonl", "G-3")]:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_bytes(jsonl(hand(hand_id)))
+    assert list(discover([f"{tmp_path}/*/*.jsonl"])) == [str(tmp_path / "a" / "one.jsonl")]
+    assert list(discover([f"{tmp_path}/**/*.jsonl"])) == [
+        str(tmp_path / "a" / "one.jsonl"),
+        str(tmp_path / "b" / "c" / "three.jsonl"),
+    ]
+    assert list(discover([f"{tmp_path}/a/t*"])) == [str(tmp_path / "a" / "two.log")]
+    assert list(discover([f"{tmp_path}/[ab]"])) == [  # folders matched are searched
+        str(tmp_path / "a" / "one.jsonl"),
+        str(tmp_path / "b" / "c" / "three.jsonl"),
+    ]
+    with pytest.raises(FileNotFoundError, match="no file matches the pattern"):
+        list(discover([f"{tmp_path}/*.phh"]))
+    lake = str(tmp_path / "lake")
+    done = runner.invoke(app, ["run", f"{tmp_path}/**/*.jsonl", "--out", lake, "--format", "json"])
+    assert done.exit_code == 0, done.output
+    assert json.loads(done.stdout)["hands"] == 2
+    capsys.readouterr()
+    assert main(["run", f"{tmp_path}/*.phh", "--out", lake, "-q"]) == 3
+    assert capsys.readouterr().err.strip() == (
+        f"error: no file matches the pattern: {tmp_path}/*.phh"
+    )
+
+
 def test_run_over_a_messy_folder_reports_and_goes_on(messy: Path, tmp_path: Path) -> None:
     with time_limit(60):
         result = runner.invoke(
