@@ -368,7 +368,9 @@ def run_lake(
                 continue
             sha, size = sha256_of(name)
             if sha in ingested and not replace:
-                report.inputs.append(InputEntry(path=name, sha256=sha, size=size, skipped=True))
+                report.inputs.append(
+                    InputEntry(name, sha, size, skipped=True, resolved=os.path.abspath(name))
+                )
                 progress("skipped", 1)
                 continue
             if sha in ingested:
@@ -387,7 +389,8 @@ def run_lake(
         try:
             task_id = 0
             for name, sha, size in plan:
-                entry = InputEntry(path=name, sha256=sha, size=size)
+                resolved = None if name == "-" else os.path.abspath(name)
+                entry = InputEntry(path=name, sha256=sha, size=size, resolved=resolved)
                 report.inputs.append(entry)
                 progress("file", 1)
                 first_file = len(added)

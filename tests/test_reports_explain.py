@@ -9,6 +9,7 @@ they are compared on every run and rewritten only when ``CROUPIER_REGENERATE_GOL
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -370,6 +371,35 @@ def test_a_number_at_two_sites_must_be_named_and_moved_files_are_reported(
         locate(tmp_path / "lake", "SampleRoom:SAMPLE-0001")
     with pytest.raises(ExplainError, match="no lake"):
         locate(tmp_path / "nowhere", "SAMPLE-0001")
+
+
+def test_an_edited_source_is_refused_a_grown_one_read_and_another_folder_works(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines = (SAMPLES / "plo.jsonl").read_bytes().splitlines(keepends=True)
+    (tmp_path / "logs").mkdir()
+    log = tmp_path / "logs" / "session.jsonl"
+    log.write_bytes(b"".join(lines[:2]))
+    monkeypatch.chdir(tmp_path)
+    run_lake(["logs/session.jsonl"], tmp_path / "lake", workers=1)  # named relative
+    monkeypatch.chdir(tmp_path / "logs")  # elsewhere: found at the path the run recorded
+    assert locate(tmp_path / "lake", "SAMPLE-0002").hand.line == 2
+    log.write_bytes(b"".join(lines[:3]))  # the session went on: the hands read are unchanged
+    assert locate(tmp_path / "lake", "SAMPLE-0002").hand.line == 2
+    edited = lines[1].replace(b'"SampleRoom"', b'"SampleRoom" ')  # same hand, bytes changed
+    log.write_bytes(lines[0] + edited + lines[2])
+    with pytest.raises(ExplainError, match="has changed since it was ingested"):
+        locate(tmp_path / "lake", "SAMPLE-0001")  # even a hand on a line that did not change
+
+
+def test_a_hand_read_from_stdin_cannot_be_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = (SAMPLES / "plo.jsonl").read_bytes()
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data)))
+    run_lake(["-"], tmp_path / "lake", workers=1)
+    with pytest.raises(ExplainError, match="was read from standard input"):
+        locate(tmp_path / "lake", "SAMPLE-0001")
 
 
 # ----------------------------------------------------------------------------- the CLI

@@ -46,7 +46,9 @@ class InputEntry:
     """One input of a run and what became of every hand in it.
 
     ``read`` = ``hands`` + ``rejects`` + ``duplicates``: every hand read is in exactly one
-    of the ``hands`` table, the ``rejects`` table, or the duplicates count.
+    of the ``hands`` table, the ``rejects`` table, or the duplicates count. ``path`` is the
+    input as named (the ``source`` of its rows); ``resolved`` the absolute path it had then
+    (``None``: standard input, or a lake written before it was recorded).
     """
 
     path: str
@@ -57,6 +59,7 @@ class InputEntry:
     rejects: int = 0
     duplicates: int = 0
     skipped: bool = False
+    resolved: str | None = None
 
 
 @dataclass(slots=True)

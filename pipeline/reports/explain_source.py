@@ -10,6 +10,7 @@ hand again; JSON Lines: the hand's line) and the local time the log printed.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import tomllib
@@ -20,6 +21,7 @@ from pathlib import Path
 from pipeline.formats import detect_format, read_hands
 from pipeline.formats.jsonl import decode_line, iter_lines
 from pipeline.formats.pokerstars import is_header_line
+from pipeline.lake.manifest import InputEntry, load_manifest
 from pipeline.lake.query import NoLake, connect
 from pipeline.model import Action, ActionType, Blind, HandRecord
 from pipeline.violations import Reject
@@ -226,7 +228,11 @@ def locate(lake: str | Path, ref: str) -> Located:
     """Find hand ``ref`` (``SITE:HAND_ID`` or the site's number) in the lake, read it again.
 
     The lake's ``hands`` table says which file and line the hand came from; that file is
-    read again and the hand at that line returned, with the rule set that judged it.
+    read again and the hand at that line returned, with the rule set that judged it. The
+    file is found where it was named, else at the absolute path the run recorded (for a
+    lake used from another folder), and must still begin with the bytes that were ingested
+    (the manifest's sha256 of them): a file edited since is refused, one that has only
+    grown is read.
     """
     wanted = sorted(_wanted(ref))
     marks = ", ".join("?" for _ in wanted)
@@ -236,7 +242,7 @@ def locate(lake: str | Path, ref: str) -> Located:
         raise ExplainError(str(error)) from None
     try:
         rows = con.execute(
-            "SELECT site::VARCHAR, hand_id, source, line, rules::VARCHAR FROM hands "
+            "SELECT site::VARCHAR, hand_id, source, line, rules::VARCHAR, run_id FROM hands "
             f"WHERE hand_id IN ({marks}) ORDER BY site, hand_id",
             wanted,
         ).fetchall()
@@ -247,12 +253,25 @@ def locate(lake: str | Path, ref: str) -> Located:
         raise ExplainError(f"no hand {ref!r} in the lake at {lake}")
     if len(picked) > 1:
         raise _ambiguous(ref, [(r[0], r[1]) for r in picked])
-    site, hand_id, source, line, rules = picked[0]
+    site, hand_id, source, line, rules, run_id = picked[0]
+    entry = _input_entry(Path(lake), run_id, source)
+    if entry is not None and entry.path == "-":
+        raise ExplainError(
+            f"{site}:{hand_id} was read from standard input, which cannot be read again; "
+            "explain it from a file with --input FILE"
+        )
     path = Path(source)
+    if not path.is_file() and entry is not None and entry.resolved is not None:
+        path = Path(entry.resolved)
     if not path.is_file():
         raise ExplainError(
             f"the source of {site}:{hand_id}, {source}, is not there any more (moved or "
             "deleted?); explain it from the file with --input FILE"
+        )
+    if entry is not None and _prefix_sha256(path, entry.size) != entry.sha256:
+        raise ExplainError(
+            f"{path} has changed since it was ingested (its first {entry.size} bytes are not "
+            "the ones read then); explain it from the file with --input FILE"
         )
     for item in _read_at(path, line):
         if (
@@ -265,6 +284,30 @@ def locate(lake: str | Path, ref: str) -> Located:
         f"{source} has changed since it was ingested: hand {site}:{hand_id} is no longer at "
         f"line {line}; explain it from the file with --input FILE"
     )
+
+
+def _input_entry(lake: Path, run_id: str, source: str) -> InputEntry | None:
+    """Return the manifest's record of the input a hand came from (``None``: not found)."""
+    named = "-" if source == _STDIN else source
+    for run in load_manifest(lake).runs:
+        if run.run_id == run_id:
+            return next((e for e in run.inputs if e.path == named and not e.skipped), None)
+    return None
+
+
+_STDIN = "<stdin>"
+"""The ``source`` of hands read from standard input."""
+
+
+def _prefix_sha256(path: Path, size: int) -> str:
+    """Return the sha256 of a file's first ``size`` bytes (fewer if it is shorter)."""
+    digest = hashlib.sha256()
+    left = size
+    with path.open("rb") as stream:
+        while left > 0 and (block := stream.read(min(left, 1 << 20))):
+            digest.update(block)
+            left -= len(block)
+    return digest.hexdigest()
 
 
 def _read_at(path: Path, line: int) -> Iterator[HandRecord | Reject]:
