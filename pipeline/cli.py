@@ -34,6 +34,7 @@ from pipeline.cli_output import (
     stderr,
 )
 from pipeline.convert import OUTPUT_FORMATS, convert
+from pipeline.files import replaced
 from pipeline.formats import INPUT_FORMATS
 from pipeline.formats.jsonl import write_jsonl
 from pipeline.generate import GameChoice, RakePolicy, generate_hands
@@ -310,11 +311,8 @@ def generate_command(
         written = write_jsonl(stream, sys.stdout.buffer)
         sys.stdout.buffer.flush()
     else:
-        target = Path(output)
-        tmp = target.with_name(f".{target.name}.tmp")
-        with tmp.open("wb") as out:
+        with replaced(output) as out:
             written = write_jsonl(stream, out)
-        tmp.replace(target)
     if not quiet:
         stderr.print(f"generated {written} hands (seed {seed}, faults {faults:g})")
 

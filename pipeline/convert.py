@@ -6,15 +6,13 @@ Only hands are written; every input that could not become a hand is returned as 
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import IO
 
+from pipeline.files import replaced
 from pipeline.formats import read_hands
 from pipeline.formats.jsonl import encode_hand, read_jsonl_stream
 from pipeline.formats.phh_track import UnwritableHand
@@ -45,15 +43,8 @@ def _output(path: str) -> Iterator[IO[bytes]]:
         yield sys.stdout.buffer
         sys.stdout.buffer.flush()
         return
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
-    try:
-        with os.fdopen(fd, "wb") as stream:
-            yield stream
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with replaced(path) as stream:
+        yield stream
 
 
 def _records(input_path: str, input_format: str | None) -> Iterator[HandRecord | Reject]:

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+
+from pipeline.files import replaced
 
 __all__ = [
     "MANIFEST",
@@ -138,17 +139,9 @@ def write_manifest(lake: Path, manifest: Manifest) -> None:
     body = json.dumps(
         {"format": FORMAT, "runs": [asdict(run) for run in manifest.runs]}, indent=1
     ).encode()
-    fd, tmp = tempfile.mkstemp(prefix=".manifest.", suffix=".tmp", dir=lake)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(body)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, lake / MANIFEST)
-        _fsync_dir(lake)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with replaced(lake / MANIFEST, durable=True) as out:
+        out.write(body)
+    _fsync_dir(lake)
 
 
 def _fsync_dir(path: Path) -> None:

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from pipeline.lake.manifest import Manifest
+from pipeline.lake.manifest import MANIFEST, Manifest
 from pipeline.lake.schema import TABLES
 
 __all__ = ["LOCK", "STAGING", "LakeLocked", "clean_orphans", "lake_lock", "publish", "staging_dir"]
@@ -116,7 +116,7 @@ def clean_orphans(lake: Path, manifest: Manifest) -> list[str]:
             if relative not in live:
                 path.unlink(missing_ok=True)
                 removed.append(relative)
-    for tmp in lake.glob(".manifest.*.tmp"):
+    for tmp in [*lake.glob(f".{MANIFEST}.*.tmp"), *lake.glob(".manifest.*.tmp")]:  # new, old
         tmp.unlink(missing_ok=True)
         removed.append(tmp.name)
     return removed

@@ -1,0 +1,60 @@
+"""Files written whole or not at all, with the permissions a new file gets.
+
+:func:`replaced` writes beside the target under a temporary name and renames it over the
+target once everything is written: a reader sees the old file or the new one, never half
+of one. Unlike :func:`tempfile.mkstemp` (mode 0600), the temporary file is created as any
+new file is (0666 less the umask), so a lake or an output shared with other users stays
+readable by them.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO
+
+__all__ = ["replaced", "temporary_name"]
+
+
+def temporary_name(target: Path) -> Path:
+    """Return a fresh temporary name beside ``target`` (hidden, ending ``.tmp``)."""
+    return target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+
+
+@contextmanager
+def replaced(path: str | Path, *, durable: bool = False) -> Iterator[IO[bytes]]:
+    """Yield a binary stream whose bytes replace the file at ``path`` when the block ends.
+
+    If the block raises, or the file cannot be written or renamed, the temporary file is
+    removed and the target left as it was; an ``OSError`` names ``path``, not the temporary
+    file. ``durable`` flushes the file to disk before the rename.
+    """
+    target = Path(path)
+    tmp = temporary_name(target)
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except OSError as error:
+        raise _naming(error, target) from None
+    try:
+        with os.fdopen(fd, "wb") as stream:
+            yield stream
+            if durable:
+                stream.flush()
+                os.fsync(stream.fileno())
+        os.replace(tmp, target)
+    except OSError as error:
+        tmp.unlink(missing_ok=True)
+        raise _naming(error, target) from None
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _naming(error: OSError, target: Path) -> OSError:
+    """Return ``error`` as if it were about ``target`` (an error of the stream's own is kept)."""
+    if error.errno is None:
+        return error
+    return type(error)(error.errno, error.strerror, str(target))

@@ -1,0 +1,70 @@
+"""Files written whole or not at all, readable as any new file is."""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pipeline.cli import main
+from pipeline.files import replaced
+from pipeline.run import run_lake
+from tests.test_lake import SAMPLES
+
+
+@pytest.fixture
+def umask_022() -> Iterator[None]:
+    old = os.umask(0o022)
+    yield
+    os.umask(old)
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_a_new_file_gets_the_umasks_permissions_not_0600(tmp_path: Path, umask_022: None) -> None:
+    with replaced(tmp_path / "out.jsonl") as out:
+        out.write(b"x\n")
+    assert (tmp_path / "out.jsonl").read_bytes() == b"x\n"
+    assert _mode(tmp_path / "out.jsonl") == 0o644
+    run_lake([str(SAMPLES)], tmp_path / "lake", workers=1)
+    assert _mode(tmp_path / "lake" / "_manifest.json") == 0o644
+
+
+def test_a_failed_write_leaves_the_target_and_no_temporary_file(tmp_path: Path) -> None:
+    target = tmp_path / "out.jsonl"
+    target.write_bytes(b"before\n")
+
+    def write_half() -> None:
+        with replaced(target) as out:
+            out.write(b"half")
+            raise RuntimeError("stopped")
+
+    with pytest.raises(RuntimeError):
+        write_half()
+    assert target.read_bytes() == b"before\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.jsonl"]
+
+
+def test_errors_name_the_target_not_the_temporary_file(tmp_path: Path) -> None:
+    (tmp_path / "folder").mkdir()
+    with pytest.raises(IsADirectoryError) as error, replaced(tmp_path / "folder") as out:
+        out.write(b"x")
+    assert error.value.filename == str(tmp_path / "folder")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder"]
+    with pytest.raises(FileNotFoundError) as missing, replaced(tmp_path / "no" / "x") as out:
+        out.write(b"x")
+    assert missing.value.filename == str(tmp_path / "no" / "x")
+
+
+def test_generate_into_a_folder_is_one_line_and_leaves_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "bad").mkdir()
+    assert main(["generate", "-n", "3", "-o", str(tmp_path / "bad"), "-q"]) == 3
+    assert capsys.readouterr().err.strip() == f"error: Is a directory: {tmp_path / 'bad'}"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad"]
