@@ -47,6 +47,8 @@ def replaced(path: str | Path, *, durable: bool = False) -> Iterator[IO[bytes]]:
         os.replace(tmp, target)
     except OSError as error:
         tmp.unlink(missing_ok=True)
+        if error.filename is not None and error.filename != str(tmp):
+            raise  # about another file: the block's own error (an input it read, say)
         raise _naming(error, target) from None
     except BaseException:
         tmp.unlink(missing_ok=True)
@@ -54,7 +56,7 @@ def replaced(path: str | Path, *, durable: bool = False) -> Iterator[IO[bytes]]:
 
 
 def _naming(error: OSError, target: Path) -> OSError:
-    """Return ``error`` as if it were about ``target`` (an error of the stream's own is kept)."""
+    """Return ``error`` as if it were about ``target`` (one with no errno is kept)."""
     if error.errno is None:
         return error
     return type(error)(error.errno, error.strerror, str(target))

@@ -68,3 +68,14 @@ def test_generate_into_a_folder_is_one_line_and_leaves_nothing(
     assert main(["generate", "-n", "3", "-o", str(tmp_path / "bad"), "-q"]) == 3
     assert capsys.readouterr().err.strip() == f"error: Is a directory: {tmp_path / 'bad'}"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad"]
+
+
+def test_an_error_of_the_block_about_another_file_keeps_its_name(tmp_path: Path) -> None:
+    def read_a_missing_input() -> None:
+        with replaced(tmp_path / "out.jsonl"):
+            (tmp_path / "missing.jsonl").read_bytes()
+
+    with pytest.raises(FileNotFoundError) as error:
+        read_a_missing_input()
+    assert error.value.filename == str(tmp_path / "missing.jsonl")
+    assert list(tmp_path.iterdir()) == []

@@ -656,6 +656,19 @@ def test_run_over_a_messy_folder_reports_and_goes_on(messy: Path, tmp_path: Path
     assert f"skipped {messy / 'pipe.jsonl'}: not a regular file" in result.stderr
 
 
+def test_a_pipe_needs_its_format_named_as_detection_would_eat_its_start(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pipe = tmp_path / "hands.jsonl"
+    os.mkfifo(pipe)
+    with time_limit(10):
+        assert main(["check", str(pipe)]) == 3  # refused at once: no read that would block
+    assert capsys.readouterr().err.strip() == (
+        "error: not a regular file, so its format cannot be detected (name it with "
+        f"--input-format, or give it on stdin as -): {pipe}"
+    )
+
+
 def test_a_fifo_named_explicitly_is_refused_where_inputs_are_read_twice(messy: Path) -> None:
     with pytest.raises(OSError, match="not a regular file"):
         list(discover([str(messy / "pipe.jsonl")], regular_only=True))

@@ -6,6 +6,9 @@ never raise on bad data. :func:`read_hands` picks the reader for a path.
 
 from __future__ import annotations
 
+import errno
+import os
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -39,8 +42,17 @@ SNIFF_BYTES = 8192
 def detect_format(path: str | Path) -> str:
     """Tell a file's format from its content (its name only breaks a tie).
 
-    Opening the file may raise ``OSError`` (the environment, not bad data).
+    Opening the file may raise ``OSError`` (the environment, not bad data). So does a path
+    that is not a regular file (a named pipe, ``/dev/fd/…``): what detection reads would be
+    gone for the reader, so such input needs its format named, or to come on stdin (``-``).
     """
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise OSError(
+            errno.EINVAL,
+            "not a regular file, so its format cannot be detected (name it with "
+            "--input-format, or give it on stdin as -)",
+            str(path),
+        )
     with open(path, "rb") as stream:
         head = stream.read(SNIFF_BYTES)
     return sniff(head, str(path))
