@@ -267,7 +267,8 @@ def generate_command(
             "--faults",
             min=0.0,
             max=1.0,
-            help="Fraction of hands given exactly one injected violation.",
+            help="Chance per hand of exactly one injected violation (a hand that can take "
+            "none stays clean).",
         ),
     ] = 0.0,
     rake_percent: Annotated[
