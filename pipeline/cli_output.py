@@ -22,6 +22,7 @@ from rich.markup import escape
 from pipeline.check import Judged, violation_record
 from pipeline.formats.limits import clean_text
 from pipeline.lake.query import QueryResult
+from pipeline.model import Status
 from pipeline.reports.audit import Audit
 from pipeline.reports.audit_render import sections
 from pipeline.run import RunReport
@@ -96,7 +97,9 @@ def print_judged(item: Judged, fmt: str, show_all: bool) -> None:
         }
         typer.echo(json.dumps(row, ensure_ascii=False))
         return
-    typer.echo(f"{hand.source}:{hand.line} {hand.hand_id} {item.status.value}")
+    void = item.status is Status.VOID
+    note = " (cancelled by the site: what it lacks fails nothing)" if void else ""
+    typer.echo(f"{hand.source}:{hand.line} {hand.hand_id} {item.status.value}{note}")
     for v in violations:
         where = f"action {v.seq}" if v.seq is not None else "hand"
         seat = f" seat {v.seat}" if v.seat is not None else ""

@@ -144,3 +144,12 @@ def test_check_unknown_rules_is_a_usage_error(tmp_path: Path) -> None:
     result = runner.invoke(app, ["check", "x.jsonl", "--rules", "house-of-cards"])
     assert result.exit_code == 2
     assert "unknown rule set" in result.stderr
+
+
+def test_a_void_hand_says_it_fails_nothing() -> None:
+    sample = Path(__file__).resolve().parent.parent / "data" / "sample" / "special.jsonl"
+    result = CliRunner().invoke(app, ["check", str(sample), "--all"])
+    assert result.exit_code == 0
+    [line] = [line for line in result.stdout.splitlines() if " void" in line]
+    assert line.endswith(" void (cancelled by the site: what it lacks fails nothing)")
+    assert "1 void), 0 rejected; 0 with errors" in result.stderr
