@@ -11,6 +11,7 @@ import inspect
 import json
 import sys
 from datetime import datetime
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Annotated
 
@@ -568,6 +569,19 @@ def stats_command(
         raise typer.BadParameter(f"unknown format {fmt!r}; choose table, csv, json or parquet")
     if fmt == "parquet" and output is None:
         raise typer.BadParameter("--format parquet needs --output FILE")
+    for name, value, choices in (
+        ("variant", variant, [v.value for v in Variant]),
+        ("betting", betting, [b.value for b in Betting]),
+    ):
+        if value is not None and value not in choices:
+            raise typer.BadParameter(f"unknown {name} {value!r}; choose from {', '.join(choices)}")
+    if stakes is not None:
+        try:
+            finite = Decimal(stakes).is_finite()
+        except InvalidOperation:
+            finite = False
+        if not finite:
+            raise typer.BadParameter(f"--stakes takes a big blind such as 0.10, not {stakes!r}")
     groups = tuple(g.strip() for g in by.split(",") if g.strip())
     unknown = [g for g in groups if g not in GROUPS]
     if unknown:
@@ -580,7 +594,7 @@ def stats_command(
         betting=betting,
         stakes=stakes,
         site=site,
-        position=position,
+        position=position.upper() if position else None,  # BTN, UTG+1 …: given in any case
         since=since.date() if since else None,
         until=until.date() if until else None,
         min_hands=min_hands,

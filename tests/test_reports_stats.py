@@ -90,3 +90,23 @@ def test_an_empty_table_says_which_filters_left_nobody(lake: Path) -> None:
     as_json = runner.invoke(app, [*args, "--format", "json"])
     assert json.loads(as_json.stdout) == []  # scripts get the empty result, no note
     assert as_json.stderr == ""
+
+
+def test_filters_are_checked_and_read_as_a_user_writes_them(lake: Path) -> None:
+    def rows(*args: str) -> list[dict[str, object]]:
+        result = runner.invoke(app, ["stats", "--lake", str(lake), "--format", "json", *args])
+        assert result.exit_code == 0, result.output
+        found: list[dict[str, object]] = json.loads(result.stdout)
+        return found
+
+    assert rows("--stakes", "1") == rows("--stakes", "1.00") == rows("--stakes", "1.0")
+    assert rows("--stakes", "1.00")  # the generated hands have 1.00 big blinds
+    assert rows("--position", "btn") == rows("--position", "BTN") != []
+    for args, message in [
+        (["--variant", "plo"], "unknown variant 'plo'; choose from omaha, omaha-hilo"),
+        (["--betting", "pl"], "unknown betting 'pl'; choose from fixed-limit"),
+        (["--stakes", "NaN"], "--stakes takes a big blind such as 0.10, not 'NaN'"),
+    ]:
+        bad = runner.invoke(app, ["stats", "--lake", str(lake), *args])
+        assert bad.exit_code == 2
+        assert message in " ".join(bad.stderr.split())

@@ -97,16 +97,17 @@ def _sql(spec: StatsFilter) -> tuple[str, list[object]]:
     ]
     where = ["h.status <> 'void'"]
     params: list[object] = []
-    for column, value in (
-        ("s.player", spec.player),
-        ("h.variant", spec.variant),
-        ("h.betting", spec.betting),
-        ("money_text(h.big_blind, h.scale)", spec.stakes),
-        ("h.site", spec.site),
-        ("s.position", spec.position),
+    for condition, value in (
+        ("s.player = ?", spec.player),
+        ("h.variant = ?", spec.variant),
+        ("h.betting = ?", spec.betting),
+        # stakes as numbers: 1, 1.0 and 1.00 name the same big blind
+        ("money_text(h.big_blind, h.scale)::DECIMAL(38, 9) = ?::DECIMAL(38, 9)", spec.stakes),
+        ("h.site = ?", spec.site),
+        ("s.position = ?", spec.position),
     ):
         if value is not None:
-            where.append(f"{column} = ?")
+            where.append(condition)
             params.append(value)
     if spec.since is not None:
         where.append("h.started_at >= ?")
