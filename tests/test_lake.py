@@ -343,3 +343,19 @@ def test_the_actions_struct_follows_the_fields_of_a_step() -> None:
     renamed = {"to": "to_amount", "codes": "violation"}
     assert [renamed.get(name, name) for name in Step._fields] == _STEPS.names
     assert set(_STEPS.names) <= set(TABLES["actions"].names)
+
+
+def test_hands_by_variant_counts_hands_with_errors_and_errors_apart(tmp_path: Path) -> None:
+    log = tmp_path / "faulty.jsonl"
+    with log.open("wb") as out:
+        write_jsonl(generate_hands(300, seed=5, faults=0.5), out)
+    run_lake([str(log)], tmp_path / "lake", workers=1)
+    [(with_errors, errors)] = run_query(
+        tmp_path / "lake", "SELECT sum(hands_with_errors), sum(errors) FROM hands_by_variant"
+    ).rows
+    [(direct_hands, direct_errors)] = run_query(
+        tmp_path / "lake",
+        "SELECT count(*) FILTER (WHERE n_errors > 0), sum(n_errors) FROM hands",
+    ).rows
+    assert (with_errors, errors) == (direct_hands, direct_errors)
+    assert 0 < with_errors < errors  # some hands have more than one error

@@ -42,7 +42,8 @@ CREATE OR REPLACE VIEW hands_by_variant AS
 SELECT variant, betting,
        count(*) AS hands,
        count(*) FILTER (WHERE status = 'ok') AS ok,
-       sum(n_errors) AS errors,
+       count(*) FILTER (WHERE n_errors > 0) AS hands_with_errors,
+       sum(n_errors) AS errors,  -- error violations, several in a hand counted each
        count(*) FILTER (WHERE payouts_match) AS payouts_matching
 FROM hands
 GROUP BY variant, betting
