@@ -202,12 +202,27 @@ def render(result: QueryResult, fmt: str) -> str:
 
 
 def print_table(result: QueryResult) -> None:
+    """Print a query's result as a table, or, when a table would not fit the console, one
+    record per block (``column  value`` lines), as ``psql``'s expanded display does."""
     from rich.table import Table
 
-    table = Table(*result.columns)
-    for row in result.rows:
-        table.add_row(*(escape("" if v is None else str(v)) for v in row))
     console = stdout_console(160)
+    cells = [["" if v is None else str(v) for v in row] for row in result.rows]
+    widths = [len(name) for name in result.columns]
+    for row in cells:
+        widths = [max(w, len(text)) for w, text in zip(widths, row, strict=True)]
+    if sum(widths) + 3 * len(widths) + 1 > console.width and len(result.columns) > 1:
+        name_width = max(len(name) for name in result.columns)
+        for k, row in enumerate(cells, 1):
+            console.print(f"[dim]── record {k} ──[/]")
+            for name, text in zip(result.columns, row, strict=True):
+                console.print(f"{escape(name):<{name_width}}  {escape(text)}", soft_wrap=True)
+        if not cells:
+            console.print(f"[dim](no rows; columns: {escape(', '.join(result.columns))})[/]")
+        return
+    table = Table(*result.columns)
+    for row in cells:
+        table.add_row(*(escape(text) for text in row))
     console.print(table)
 
 

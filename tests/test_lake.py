@@ -359,3 +359,20 @@ def test_hands_by_variant_counts_hands_with_errors_and_errors_apart(tmp_path: Pa
     ).rows
     assert (with_errors, errors) == (direct_hands, direct_errors)
     assert 0 < with_errors < errors  # some hands have more than one error
+
+
+def test_a_result_too_wide_for_a_table_is_shown_one_record_per_block(tmp_path: Path) -> None:
+    lake = tmp_path / "lake"
+    run_lake([str(SAMPLES)], lake, workers=1)
+    sql = "SELECT * FROM seats WHERE hand_id = ? ORDER BY seat"
+    wide = runner.invoke(app, ["query", sql, "--param", "SAMPLE-0001", "--lake", str(lake)])
+    assert wide.exit_code == 0
+    lines = wide.stdout.splitlines()
+    assert lines[0] == "── record 1 ──"
+    assert lines[1].split() == ["site", "SampleRoom"]
+    assert lines[2].split() == ["hand_id", "SAMPLE-0001"]
+    columns = len(TABLES["seats"].names)
+    seats = run_query(lake, "SELECT count(*) FROM seats WHERE hand_id = 'SAMPLE-0001'").rows[0][0]
+    assert len(lines) == seats * (columns + 1)  # every value of every row, none cut
+    narrow = runner.invoke(app, ["query", "SELECT count(*) AS n FROM seats", "--lake", str(lake)])
+    assert "┃ n " in narrow.stdout  # a table when it fits
