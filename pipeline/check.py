@@ -187,6 +187,8 @@ def _search(root: Path, skip: Skip) -> list[Path]:
             what = f"{len(others)} files that look like hand logs but are not named as such"
             what += f" ({suffixes})"
         skip(str(root), f"{what}, passed over: {names}; name a file to read it whatever its name")
+    elif not files:
+        skip(str(root), f"no hand logs in it (files named {' '.join(HAND_LOG_SUFFIXES)})")
     return sorted(files.values())
 
 

@@ -605,6 +605,22 @@ def test_hand_logs_passed_over_for_their_names_are_reported_in_one_line(
     ]
 
 
+def test_a_folder_with_no_hand_logs_says_so(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "README.md").write_bytes(b"# notes\n")
+    skipped: list[tuple[str, str]] = []
+    found = list(
+        discover(
+            [str(tmp_path / "empty"), str(tmp_path / "docs")],
+            on_skip=lambda p, w: skipped.append((p, w)),
+        )
+    )
+    assert found == []
+    why = "no hand logs in it (files named .jsonl .ndjson .txt .phh .phhs .ohh)"
+    assert skipped == [(str(tmp_path / "empty"), why), (str(tmp_path / "docs"), why)]
+
+
 def test_a_quoted_glob_stands_for_the_files_it_matches(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
