@@ -234,6 +234,8 @@ def _players(text: str) -> tuple[int, int]:
         lo, hi = int(low), int(high or low)
     except ValueError:
         raise typer.BadParameter(f"players must be N or N-M, not {text!r}") from None
+    if lo > hi:
+        raise typer.BadParameter(f"players N-M needs N <= M, not {text!r}")
     if not 2 <= lo <= hi <= 10:
         raise typer.BadParameter(f"players must be between 2 and 10, not {text!r}")
     return lo, hi

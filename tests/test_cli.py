@@ -130,3 +130,17 @@ def test_unknown_output_format_is_a_usage_error(tmp_path: Path) -> None:
 
 def test_no_arguments_shows_help() -> None:
     assert main([]) == 2
+
+
+@pytest.mark.parametrize(
+    ("players", "message"),
+    [
+        ("5-3", "players N-M needs N <= M, not '5-3'"),
+        ("1-4", "players must be between 2 and 10, not '1-4'"),
+        ("six", "players must be N or N-M, not 'six'"),
+    ],
+)
+def test_generate_players_errors_say_what_is_wrong(players: str, message: str) -> None:
+    result = runner.invoke(app, ["generate", "-n", "1", "-o", "-", "--players", players])
+    assert result.exit_code == 2
+    assert message in " ".join(result.stderr.split())
