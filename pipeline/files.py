@@ -1,4 +1,4 @@
-"""Files written whole or not at all, with the permissions a new file gets.
+"""Files written whole or not at all, with the permissions a new file gets; files hashed.
 
 :func:`replaced` writes beside the target under a temporary name and renames it over the
 target once everything is written: a reader sees the old file or the new one, never half
@@ -9,6 +9,7 @@ readable by them.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import secrets
 from collections.abc import Iterator
@@ -16,7 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
-__all__ = ["replaced", "temporary_name"]
+__all__ = ["replaced", "sha256_of", "temporary_name"]
 
 
 def temporary_name(target: Path) -> Path:
@@ -60,3 +61,17 @@ def _naming(error: OSError, target: Path) -> OSError:
     if error.errno is None:
         return error
     return type(error)(error.errno, error.strerror, str(target))
+
+
+def sha256_of(path: str | Path, limit: int | None = None) -> tuple[str, int]:
+    """Return the sha256 and size of a file (of its first ``limit`` bytes), read in blocks."""
+    digest = hashlib.sha256()
+    size = 0
+    with open(path, "rb") as stream:
+        while limit is None or size < limit:
+            block = stream.read(1 << 20 if limit is None else min(1 << 20, limit - size))
+            if not block:
+                break
+            digest.update(block)
+            size += len(block)
+    return digest.hexdigest(), size

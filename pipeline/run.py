@@ -37,6 +37,7 @@ import pyarrow.parquet as pq
 from pipeline import __version__
 from pipeline.check import discover
 from pipeline.executors import EXECUTORS, ChunkExecutor, ExecutorError, open_executor
+from pipeline.files import sha256_of
 from pipeline.formats import INPUT_FORMATS, detect_format, read_hands
 from pipeline.formats.jsonl import decode_line, iter_lines
 from pipeline.lake.keys import KeySet
@@ -226,17 +227,6 @@ class RunReport:
 
 def _new_run_id() -> str:
     return datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ") + "-" + secrets.token_hex(3)
-
-
-def sha256_of(path: str) -> tuple[str, int]:
-    """Return the sha256 and size of a file, read in blocks."""
-    digest = hashlib.sha256()
-    size = 0
-    with open(path, "rb") as stream:
-        while block := stream.read(1 << 20):
-            digest.update(block)
-            size += len(block)
-    return digest.hexdigest(), size
 
 
 class _HashingReader:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 from collections.abc import Iterator
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.cli import main
-from pipeline.files import replaced
+from pipeline.files import replaced, sha256_of
 from pipeline.run import run_lake
 from tests.test_lake import SAMPLES
 
@@ -79,3 +80,12 @@ def test_an_error_of_the_block_about_another_file_keeps_its_name(tmp_path: Path)
         read_a_missing_input()
     assert error.value.filename == str(tmp_path / "missing.jsonl")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_sha256_of_a_file_or_of_its_first_bytes(tmp_path: Path) -> None:
+    data = bytes(range(256)) * 9000  # more than one 1 MiB block
+    (tmp_path / "f").write_bytes(data)
+    assert sha256_of(tmp_path / "f") == (hashlib.sha256(data).hexdigest(), len(data))
+    for limit in (0, 1, 1 << 20, (1 << 20) + 7, len(data), len(data) + 5):
+        head = data[:limit]
+        assert sha256_of(tmp_path / "f", limit) == (hashlib.sha256(head).hexdigest(), len(head))

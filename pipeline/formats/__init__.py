@@ -53,9 +53,13 @@ def detect_format(path: str | Path) -> str:
             "--input-format, or give it on stdin as -)",
             str(path),
         )
+    return sniff(_sniffed(path), str(path))
+
+
+def _sniffed(path: str | Path) -> bytes:
+    """Return the first bytes of a file, what format detection looks at."""
     with open(path, "rb") as stream:
-        head = stream.read(SNIFF_BYTES)
-    return sniff(head, str(path))
+        return stream.read(SNIFF_BYTES)
 
 
 def sniff(head: bytes, name: str = "") -> str:
@@ -78,8 +82,7 @@ def looks_like_hand_log(path: str | Path) -> bool:
     ``hand_id``. A file that cannot be read does not look like one.
     """
     try:
-        with open(path, "rb") as stream:
-            head = stream.read(SNIFF_BYTES)
+        head = _sniffed(path)
     except OSError:
         return False
     if sniff(head, str(path)) != "jsonl":

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import importlib
 import os
-import secrets
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+
+from pipeline.files import temporary_name
 
 __all__ = ["fetch", "has_fsspec", "is_url", "remove", "write_staged"]
 
@@ -51,16 +52,12 @@ def _filesystem(url: str) -> tuple[Any, str]:
     return fs, str(root).rstrip("/")
 
 
-def _partial(name: str) -> str:
-    return f".{name}.{secrets.token_hex(4)}.tmp"
-
-
 def write_staged(table: pa.Table, staging: str, relative: str) -> None:
     """Write one staged Parquet file (zstd) at ``relative`` under a folder or a URL."""
     if not is_url(staging):
         target = Path(staging) / relative
         target.parent.mkdir(parents=True, exist_ok=True)
-        partial = target.with_name(_partial(target.name))
+        partial = temporary_name(target)
         pq.write_table(table, partial, compression="zstd")
         os.replace(partial, target)
         return
@@ -68,7 +65,7 @@ def write_staged(table: pa.Table, staging: str, relative: str) -> None:
     target_path = f"{root}/{relative}"
     folder, _, name = target_path.rpartition("/")
     fs.makedirs(folder, exist_ok=True)
-    partial_path = f"{folder}/{_partial(name)}"
+    partial_path = f"{folder}/{temporary_name(Path(name)).name}"
     with fs.open(partial_path, "wb") as out:
         pq.write_table(table, out, compression="zstd")
     fs.mv(partial_path, target_path)
@@ -79,7 +76,7 @@ def fetch(url: str, relative: str, local: Path) -> None:
     fs, root = _filesystem(url)
     target = local / relative
     target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_name(_partial(target.name))
+    partial = temporary_name(target)
     fs.get_file(f"{root}/{relative}", str(partial))
     os.replace(partial, target)
 

@@ -10,7 +10,6 @@ hand again; JSON Lines: the hand's line) and the local time the log printed.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import tomllib
@@ -18,6 +17,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from pipeline.files import sha256_of
 from pipeline.formats import detect_format, read_hands
 from pipeline.formats.jsonl import decode_line, iter_lines
 from pipeline.formats.pokerstars import is_header_line
@@ -268,7 +268,7 @@ def locate(lake: str | Path, ref: str) -> Located:
             f"the source of {site}:{hand_id}, {source}, is not there any more (moved or "
             "deleted?); explain it from the file with --input FILE"
         )
-    if entry is not None and _prefix_sha256(path, entry.size) != entry.sha256:
+    if entry is not None and sha256_of(path, entry.size)[0] != entry.sha256:
         raise ExplainError(
             f"{path} has changed since it was ingested (its first {entry.size} bytes are not "
             "the ones read then); explain it from the file with --input FILE"
@@ -297,17 +297,6 @@ def _input_entry(lake: Path, run_id: str, source: str) -> InputEntry | None:
 
 _STDIN = "<stdin>"
 """The ``source`` of hands read from standard input."""
-
-
-def _prefix_sha256(path: Path, size: int) -> str:
-    """Return the sha256 of a file's first ``size`` bytes (fewer if it is shorter)."""
-    digest = hashlib.sha256()
-    left = size
-    with path.open("rb") as stream:
-        while left > 0 and (block := stream.read(min(left, 1 << 20))):
-            digest.update(block)
-            left -= len(block)
-    return digest.hexdigest()
 
 
 def _read_at(path: Path, line: int) -> Iterator[HandRecord | Reject]:
