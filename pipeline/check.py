@@ -1,7 +1,8 @@
 """Judge hand logs without writing a lake: read, replay, and report every violation.
 
 The same records the lake stores, for one command-line run: each input hand is either a
-:class:`Judged` hand (with its replay) or a :class:`~pipeline.violations.Reject`.
+:class:`Judged` hand (with its replay), a :class:`~pipeline.violations.Reject`, or a
+:class:`Duplicate` of a hand read before.
 """
 
 from __future__ import annotations
@@ -19,12 +20,20 @@ from pathlib import Path
 
 from pipeline.formats import HAND_LOG_SUFFIXES, looks_like_hand_log, read_hands
 from pipeline.formats.jsonl import read_jsonl_stream
+from pipeline.lake.keys import KeySet
 from pipeline.model import HandRecord, Status
 from pipeline.rules import STANDARD, Replay, RuleSet, replay
 from pipeline.settle import Settlement, hand_status, settle_many
 from pipeline.violations import Reject, Severity, Violation
 
-__all__ = ["CheckSummary", "Judged", "check_paths", "discover", "violation_record"]
+__all__ = [
+    "CheckSummary",
+    "Duplicate",
+    "Judged",
+    "check_paths",
+    "discover",
+    "violation_record",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,21 +63,37 @@ class Judged:
         return any(v.severity is Severity.ERROR for v in self.violations)
 
 
+@dataclass(frozen=True, slots=True)
+class Duplicate:
+    """A hand whose ``(site, hand_id)`` an earlier hand of the same check had: not judged
+    again (``croupier run`` counts it as a duplicate and does not ingest it)."""
+
+    hand: HandRecord
+
+
+Verdict = Judged | Reject | Duplicate
+"""What a check says of each input hand."""
+
+
 @dataclass(slots=True)
 class CheckSummary:
     """Counts over a check run."""
 
     hands: int = 0
     rejects: int = 0
+    duplicates: int = 0
     hands_with_errors: int = 0
     by_status: Counter[str] = field(default_factory=Counter)
     by_code: Counter[str] = field(default_factory=Counter)
 
-    def add(self, item: Judged | Reject) -> None:
-        """Count one judged hand or reject."""
+    def add(self, item: Verdict) -> None:
+        """Count one judged hand, reject or duplicate."""
         if isinstance(item, Reject):
             self.rejects += 1
             self.by_code[item.code.value] += 1
+            return
+        if isinstance(item, Duplicate):
+            self.duplicates += 1
             return
         self.hands += 1
         self.by_status[item.status.value] += 1
@@ -202,12 +227,14 @@ def check_paths(
     rules: RuleSet = STANDARD,
     input_format: str | None = None,
     chunk: int = 512,
-) -> Iterator[Judged | Reject]:
+) -> Iterator[Verdict]:
     """Read every hand of the inputs, replay and settle it under ``rules``, yield verdicts.
 
     Verdicts come in input order; hands are settled ``chunk`` at a time so that their
-    showdowns are evaluated in one batch.
+    showdowns are evaluated in one batch. A hand whose ``(site, hand_id)`` was read before,
+    in any of the inputs, is a :class:`Duplicate` and is not judged again.
     """
+    seen = KeySet()
     pending: list[HandRecord | Reject] = []
     for name in discover(inputs):
         items = (
@@ -218,18 +245,35 @@ def check_paths(
         for item in items:
             pending.append(item)
             if len(pending) >= chunk:
-                yield from _judge(pending, rules)
+                yield from _judge(pending, rules, seen)
                 pending = []
-    yield from _judge(pending, rules)
+    yield from _judge(pending, rules, seen)
 
 
-def _judge(items: list[HandRecord | Reject], rules: RuleSet) -> Iterator[Judged | Reject]:
+def _judge(
+    items: list[HandRecord | Reject], rules: RuleSet, seen: KeySet | None = None
+) -> Iterator[Verdict]:
+    """Judge a batch in order; with ``seen``, hands whose keys it holds (or that an earlier
+    hand of the batch has) are duplicates, and the new keys are added to it."""
     hands = [item for item in items if isinstance(item, HandRecord)]
+    repeats: set[int] = set()  # the ids of the hands that are duplicates
+    if seen is not None:
+        keys = [(hand.site, hand.hand_id) for hand in hands]
+        earlier = seen.present(keys)
+        batch: set[tuple[str, str]] = set()
+        for hand, key in zip(hands, keys, strict=True):
+            if key in earlier or key in batch:
+                repeats.add(id(hand))
+            batch.add(key)
+        seen.update(batch - earlier)
+        hands = [hand for hand in hands if id(hand) not in repeats]
     replays = [replay(hand, rules) for hand in hands]
     settled = iter(zip(hands, replays, settle_many(replays, rules), strict=True))
     for item in items:
         if isinstance(item, Reject):
             yield item
+        elif id(item) in repeats:
+            yield Duplicate(item)
         else:
             hand, judged, settlement = next(settled)
             yield Judged(hand, judged, settlement)

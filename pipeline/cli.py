@@ -20,10 +20,11 @@ import typer
 from rich.markup import escape
 
 from pipeline import __version__
-from pipeline.check import CheckSummary, check_paths
+from pipeline.check import CheckSummary, Duplicate, check_paths
 from pipeline.cli_output import (
     emit,
     print_audit,
+    print_duplicate,
     print_judged,
     print_report,
     print_stats,
@@ -200,6 +201,7 @@ def check_command(
     Every action is judged by the rules engine (turn order, blinds, bet and raise sizes,
     cards, uncalled bets …). Warnings (such as the order hands were shown in) are listed
     but do not fail the check. Unreadable input is listed as a reject and also fails it.
+    A hand whose site and id were read before is listed as a duplicate, not judged again.
 
     Example: [bold]croupier check data/sample --format json[/]
     """
@@ -215,13 +217,16 @@ def check_command(
                 typer.echo(json.dumps(reject_record(item), ensure_ascii=False))
             else:
                 typer.echo(f"{item.source}:{item.line} rejected {item.code.value}: {item.message}")
+        elif isinstance(item, Duplicate):
+            print_duplicate(item, fmt)
         else:
             print_judged(item, fmt, show_all)
     if not quiet:
         statuses = ", ".join(f"{n} {s}" for s, n in sorted(summary.by_status.items()))
+        repeated = f", {summary.duplicates} duplicates" if summary.duplicates else ""
         stderr.print(
-            f"checked {summary.hands} hands ({statuses or 'none'}), {summary.rejects} rejected; "
-            f"{summary.hands_with_errors} with errors \\[rules {rule_set.label}]",
+            f"checked {summary.hands} hands ({statuses or 'none'}), {summary.rejects} rejected"
+            f"{repeated}; {summary.hands_with_errors} with errors \\[rules {rule_set.label}]",
             soft_wrap=True,
         )
     if summary.hands_with_errors or summary.rejects:

@@ -19,7 +19,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from pipeline.check import Judged, violation_record
+from pipeline.check import Duplicate, Judged, violation_record
 from pipeline.formats.limits import clean_text
 from pipeline.lake.query import QueryResult
 from pipeline.model import Status
@@ -32,6 +32,7 @@ __all__ = [
     "STATS_TABLE",
     "emit",
     "print_audit",
+    "print_duplicate",
     "print_judged",
     "print_report",
     "print_stats",
@@ -75,6 +76,24 @@ def reject_record(r: Reject) -> dict[str, object]:
         "field": r.field,
         "hand_id": r.hand_id,
     }
+
+
+def print_duplicate(item: Duplicate, fmt: str) -> None:
+    hand = item.hand
+    if fmt == "json":
+        row = {
+            "kind": "duplicate",
+            "hand_id": hand.hand_id,
+            "site": hand.site,
+            "source": hand.source,
+            "line": hand.line,
+        }
+        typer.echo(json.dumps(row, ensure_ascii=False))
+        return
+    typer.echo(
+        f"{hand.source}:{hand.line} {hand.hand_id} duplicate: a hand of {hand.site} with this "
+        "id was read before; not judged again"
+    )
 
 
 def print_judged(item: Judged, fmt: str, show_all: bool) -> None:

@@ -153,3 +153,29 @@ def test_a_void_hand_says_it_fails_nothing() -> None:
     [line] = [line for line in result.stdout.splitlines() if " void" in line]
     assert line.endswith(" void (cancelled by the site: what it lacks fails nothing)")
     assert "1 void), 0 rejected; 0 with errors" in result.stderr
+
+
+def test_hands_read_twice_are_duplicates_not_judged_again_as_run_counts_them(
+    tmp_path: Path,
+) -> None:
+    whole = tmp_path / "session.jsonl"
+    _generate(whole, "--hands", "1200", "--seed", "11")  # more than one batch of 512
+    lines = whole.read_bytes().splitlines(keepends=True)
+    (tmp_path / "copy.jsonl").write_bytes(b"".join(lines[600:700]))
+    (tmp_path / "session.jsonl").write_bytes(b"".join(lines) + lines[3] + lines[1100])
+    result = runner.invoke(app, ["check", str(tmp_path), "--format", "json"])
+    assert result.exit_code == 0, result.stderr
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert all(row["kind"] == "duplicate" for row in rows)
+    ids = [json.loads(line)["hand_id"] for line in lines]
+    # the folder is read in name order: copy.jsonl first, so its hands are the originals
+    found = [(r["hand_id"], r["line"]) for r in rows if r["source"].endswith("session.jsonl")]
+    assert (len(rows), len(found)) == (102, 102)
+    assert found[0] == (ids[600], 601) and found[-2:] == [(ids[3], 1201), (ids[1100], 1202)]
+    assert {r["hand_id"] for r in rows} == set(ids[600:700]) | {ids[3], ids[1100]}
+    assert "checked 1200 hands (1200 ok), 0 rejected, 102 duplicates" in result.stderr
+    lake = str(tmp_path / "lake")
+    ran = runner.invoke(app, ["run", str(tmp_path), "--out", lake, "--format", "json", "-q"])
+    assert ran.exit_code == 0, ran.stderr
+    summary = json.loads(ran.stdout)
+    assert (summary["hands"], summary["duplicates"]) == (1200, 102)

@@ -137,7 +137,9 @@ def through_the_lake(items: list[HandRecord | Reject]) -> None:
 def _judge(items: list[HandRecord | Reject]) -> Iterator[Judged | Reject]:
     from pipeline.check import _judge as judge_chunk
 
-    yield from judge_chunk(items, STANDARD)
+    for verdict in judge_chunk(items, STANDARD):  # no key set: no duplicates
+        assert isinstance(verdict, Judged | Reject)
+        yield verdict
 
 
 # ------------------------------------------------------------------- properties
