@@ -799,6 +799,3 @@ def looks_like_phh(head: bytes) -> bool:
     if body.lstrip()[:1] in (b"{", b""):
         return False
     return _SNIFF_RE.search(body) is not None
-
-
-# ------------------------------------------------------------------------ writing
