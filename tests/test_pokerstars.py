@@ -184,6 +184,37 @@ def test_the_cancelled_hand_is_void() -> None:
     assert verdict.settlement.payouts_match is None
 
 
+def test_in_the_lake_a_cash_out_nets_what_was_paid_and_a_void_hand_fails_nothing(
+    tmp_path: Path,
+) -> None:
+    """The seats' net is stack_end - stack_start: Player0 put in $10.00 and was paid the
+    $6.63 cash-out less its $0.07 fee, not the $25.23 share; a cancelled hand nets nothing
+    and, as in ``croupier check``, counts no error (its too-few-players is why it was void)."""
+    from pipeline.lake.query import run_query
+    from pipeline.run import run_lake
+
+    cashed, void = _by_id("231645858339")[0], _by_id("25979907808")[0]
+    run_lake([str(cashed), str(void)], tmp_path / "lake", workers=1)
+    seat = run_query(
+        tmp_path / "lake",
+        "SELECT invested, won, stack_end - stack_start, net FROM seats "
+        "WHERE hand_id = '231645858339' AND player = 'Player0'",
+    ).rows
+    assert seat == [(1000, 2523, -344, -344)]
+    hand = run_query(
+        tmp_path / "lake",
+        "SELECT h.status, h.n_errors, sum(s.net) FROM hands h JOIN seats s USING (site, hand_id) "
+        "WHERE hand_id = '25979907808' GROUP BY ALL",
+    ).rows
+    assert hand == [("void", 0, 0)]
+    errors = run_query(tmp_path / "lake", "SELECT sum(hands_with_errors) FROM hands_by_variant")
+    assert errors.rows == [(0,)]
+    from pipeline.reports.audit import audit
+
+    groups = audit(tmp_path / "lake").violations["code"]
+    assert [(g.key, g.violations, g.errors) for g in groups] == [(("too-few-players",), 1, 0)]
+
+
 def test_the_observed_file_has_two_cut_hands_and_two_whole_ones() -> None:
     """The 2.partial file: two hands cut mid-line (dropped, never guessed), two complete."""
     path = next((p for p in FILES if p.name.endswith(".2.partial.txt")), None)

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import time
+from datetime import date
 from pathlib import Path
+from typing import Any
 
 import pyarrow.parquet as pq
 import pytest
@@ -15,6 +18,19 @@ from pipeline.generate import generate_hands
 from pipeline.lake.query import run_query
 from pipeline.reports.stats import RATIOS, StatsFilter, player_stats
 from pipeline.run import run_lake
+from tests.handbuilder import (
+    Json,
+    bet,
+    board,
+    call,
+    check,
+    deal,
+    fold,
+    post,
+    raise_to,
+    show,
+    uncalled,
+)
 from tests.test_lake import SAMPLES
 
 runner = CliRunner()
@@ -110,3 +126,143 @@ def test_filters_are_checked_and_read_as_a_user_writes_them(lake: Path) -> None:
         bad = runner.invoke(app, ["stats", "--lake", str(lake), *args])
         assert bad.exit_code == 2
         assert message in " ".join(bad.stderr.split())
+
+
+# ------------------------------------------------------------- hand-made hands, known answers
+
+_HEADS_UP = [  # seat 1 (button, small blind) raises; seat 2 folds: seat 1 wins the big blind
+    post(1, "small", "0.50"),
+    post(2, "big", "1.00"),
+    raise_to(1, "3.00"),
+    fold(2),
+    uncalled(1, "2.00"),
+]
+
+
+def _hand(hand_id: str, actions: list[Json], **fields: object) -> Json:
+    """A hand of Ann (seat 1), Bob (seat 2) and, with ``stacks`` of three, Cat (seat 3)."""
+    stacks = fields.pop("stacks", ["100.00", "100.00"])
+    assert isinstance(stacks, list)
+    game: Json = {
+        "variant": "omaha",
+        "hole_cards": 4,
+        "betting": "pot-limit",
+        "small_blind": "0.50",
+        "big_blind": "1.00",
+        "currency": "USD",
+        "unit": "0.01",
+    }
+    game.update(fields.pop("game", {}))  # type: ignore[call-overload]
+    return {
+        "hand_id": hand_id,
+        "site": "Known",
+        "table": "T",
+        "started_at": fields.pop("started_at", "2026-03-02T19:00:00Z"),
+        "game": game,
+        "button": 1 if len(stacks) == 2 else 3,
+        "seats": [
+            {"seat": k + 1, "player": name, "stack": stack}
+            for k, (name, stack) in enumerate(zip(("Ann", "Bob", "Cat"), stacks, strict=False))
+        ],
+        "actions": actions,
+        **fields,
+    }
+
+
+def _stats(tmp_path: Path, *hands: Json, **spec: Any) -> dict[tuple[str, str], dict[str, Any]]:
+    log = tmp_path / "hands.jsonl"
+    log.write_text("".join(json.dumps(hand) + "\n" for hand in hands))
+    run_lake([str(log)], tmp_path / "lake", workers=1)
+    result = player_stats(tmp_path / "lake", StatsFilter(**spec))
+    rows = [dict(zip(result.columns, row, strict=True)) for row in result.rows]
+    return {(row["player"], row["currency"]): row for row in rows}
+
+
+def test_nets_of_different_units_add_up_exactly_and_stakes_group_by_value(
+    tmp_path: Path,
+) -> None:
+    cents = _hand("CENTS", _HEADS_UP)
+    mills = _hand("MILLS", _HEADS_UP, game={"unit": "0.001"})  # the same hand in 1/1000s
+    rows = _stats(tmp_path, cents, mills, by=("stakes",))
+    ann = rows[("Ann", "USD")]
+    assert (ann["hands"], ann["stakes"], ann["scale"], ann["net"]) == (2, "1.00", 3, 2000)
+    assert (ann["net_won"], ann["bb_per_100"]) == ("2.000", 100.0)
+    assert rows[("Bob", "USD")]["net_won"] == "-2.000"
+    view = run_query(tmp_path / "lake", "SELECT net_won FROM player_stats WHERE player = 'Ann'")
+    assert view.rows == [("2.000",)]
+
+
+def test_tournament_chips_are_never_added_to_cash(tmp_path: Path) -> None:
+    chips = [post(1, "small", "50"), post(2, "big", "100"), raise_to(1, "300"), fold(2)]
+    chips.append(uncalled(1, "200"))
+    tournament = _hand(
+        "TOURNEY",
+        chips,
+        stacks=["1500", "1500"],
+        game={"small_blind": "50", "big_blind": "100", "unit": "1"},
+        tournament={"id": "T1"},
+    )
+    rows = _stats(tmp_path, tournament, _hand("CASH", _HEADS_UP))
+    assert rows[("Ann", "USD")]["net_won"] == "1.00"
+    assert rows[("Ann", "USD tournament")]["net_won"] == "100"
+
+
+def test_only_hands_replayed_to_the_end_count(tmp_path: Path) -> None:
+    three = ["100.00", "100.00", "100.00"]
+    flop = [post(1, "small", "0.50"), post(2, "big", "1.00"), raise_to(3, "3.00")]
+    flop += [call(1, "2.50"), call(2, "2.00"), board("Kh9s4d"), check(1), check(2)]
+    flop += [bet(3, "9.00"), fold(1), call(2, "9.00")]
+    invalid = _hand("INVALID", [*flop, board("2c"), bet(7, "5.00")], stacks=three)
+    collected = [{"seat": 3, "amount": "27.00", "pot": 0}]
+    partial = _hand("PARTIAL", flop, stacks=three, partial=True, result={"collected": collected})
+    void = _hand("VOID", _HEADS_UP[:2], cancelled=True)
+    rows = _stats(tmp_path, invalid, partial, void, _hand("OK", _HEADS_UP))
+    statuses = run_query(tmp_path / "lake", "SELECT status FROM hands ORDER BY status").rows
+    assert statuses == [("invalid",), ("ok",), ("partial",), ("void",)]
+    assert set(rows) == {("Ann", "USD"), ("Bob", "USD")}
+    assert [rows[p, "USD"]["hands"] for p in ("Ann", "Bob")] == [1, 1]
+    assert [rows[p, "USD"]["net_won"] for p in ("Ann", "Bob")] == ["1.00", "-1.00"]
+
+
+def test_days_are_utc_days_whatever_the_local_time_zone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TZ", "America/New_York")  # 02:00 UTC on the 2nd is the 1st there
+    time.tzset()
+    try:
+        early = _hand("EARLY", _HEADS_UP, started_at="2026-03-02T02:00:00Z")
+        day = date(2026, 3, 2)
+        rows = _stats(tmp_path, early, since=day, until=day)
+        assert rows[("Ann", "USD")]["hands"] == 1
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
+
+def test_wsd_counts_money_won_at_showdown_not_a_side_pot_left_uncontested(
+    tmp_path: Path,
+) -> None:
+    side = [post(1, "small", "0.50"), post(2, "big", "1.00")]
+    side += [deal(1, "2c3d4h5s"), deal(2, "7c7d8h9s"), deal(3, "AhAsKhKs")]
+    side += [raise_to(3, "10.00", all_in=True), call(1, "9.50"), call(2, "9.00")]
+    side += [board("Ad2h6c"), bet(1, "20.00"), call(2, "20.00")]
+    side += [board("Tc"), bet(1, "30.00"), fold(2), uncalled(1, "30.00")]
+    side += [board("Jd"), show(1, "2c3d4h5s"), show(3, "AhAsKhKs")]
+    hand = _hand("SIDE", side, stacks=["100.00", "100.00", "10.00"], game={"betting": "no-limit"})
+    rows = _stats(tmp_path, hand)
+    ann, cat = rows[("Ann", "USD")], rows[("Cat", "USD")]
+    assert (ann["wsd"], ann["wsd_opp"], ann["wwsf"]) == (0, 1, 1)  # won the side pot alone
+    assert (cat["wsd"], cat["wsd_opp"]) == (1, 1)
+    view = run_query(
+        tmp_path / "lake", "SELECT player, won_at_showdown FROM player_stats ORDER BY player"
+    )
+    assert view.rows == [("Ann", 0), ("Bob", 0), ("Cat", 1)]
+
+
+def test_hands_without_a_big_blind_have_no_bb_per_100(tmp_path: Path) -> None:
+    antes = [post(1, "ante", "1.00"), post(2, "ante", "1.00"), bet(1, "2.00"), fold(2)]
+    antes.append(uncalled(1, "2.00"))
+    ante_only = _hand("ANTES", antes, game={"small_blind": "0", "big_blind": "0", "ante": "1.00"})
+    rows = _stats(tmp_path, ante_only, _hand("BLINDS", _HEADS_UP))
+    ann = rows[("Ann", "USD")]
+    assert (ann["hands"], ann["net_won"], ann["bb_per_100"]) == (2, "2.00", 100.0)

@@ -144,7 +144,8 @@ def test_a_walk_gives_the_big_blind_no_decision() -> None:
 def test_hi_lo_pot_kinds_in_the_lake(tmp_path: Path) -> None:
     """Scoop, high only, low only and quartered, counted per seat from the awards."""
     lake = tmp_path / "lake"
-    run_lake([str(SAMPLES / "hilo.jsonl"), str(SAMPLES / "courchevel.jsonl")], lake, workers=1)
+    logs = [str(SAMPLES / f"{name}.jsonl") for name in ("hilo", "courchevel", "limit")]
+    run_lake(logs, lake, workers=1)
     rows = run_query(
         lake,
         "SELECT hand_id, seat, pots_won, scoops, high_only, low_only, quartered FROM seats "
@@ -152,8 +153,36 @@ def test_hi_lo_pot_kinds_in_the_lake(tmp_path: Path) -> None:
     ).rows
     assert ("SAMPLE-0006", 3, 1, 0, 0, 1, 0) in rows  # the low half alone
     assert ("SAMPLE-0006", 4, 1, 0, 1, 0, 0) in rows  # the high half alone
-    assert ("SAMPLE-0007", 1, 1, 0, 0, 1, 1) in rows  # a quarter: the shared low
-    assert ("SAMPLE-0007", 5, 1, 0, 0, 1, 1) in rows
+    assert ("SAMPLE-0007", 1, 1, 0, 0, 0, 1) in rows  # a quarter: the shared low
+    assert ("SAMPLE-0007", 5, 1, 0, 0, 0, 1) in rows
+    assert ("SAMPLE-0008", 4, 1, 1, 0, 0, 0) in rows  # no low qualifies: a scoop, not high only
     assert ("SAMPLE-0010", 3, 1, 1, 0, 0, 0) in rows  # both halves: a scoop
+    # each pot won counts in one kind at most (STATS.md: the share of pots won, by kind)
+    assert all(won >= scoop + high + low + quarter for _, _, won, scoop, high, low, quarter in rows)
     vpip = run_query(lake, "SELECT sum(vpip::INT), sum(vpip_opp::INT) FROM seats").rows[0]
     assert 0 < vpip[0] <= vpip[1]
+
+
+def test_a_raise_over_the_pot_limit_is_still_the_players_raise() -> None:
+    """A raise flagged for its size is what the player did: VPIP, PFR, and the next raise
+    is a 3-bet (SB 1, BB 2, BTN 3; the pot limit for the button is 3.50)."""
+    hand = [*_blinds(), raise_to(3, "3.51"), raise_to(1, "11.00"), fold(2), fold(3)]
+    hand.append(uncalled(1, "7.49"))
+    judged = play(hand)
+    assert [code for _, code in found_codes(judged)] == ["raise-above-pot-limit"]
+    stats = dict(zip(judged.seats, seat_stats(judged, positions(3)), strict=True))
+    assert (stats[3].vpip, stats[3].pfr, stats[3].steal_opp, stats[3].steal) == (True,) * 4
+    assert (stats[3].fold_to_three_bet_opp, stats[3].fold_to_three_bet) == (True, True)
+    assert (stats[1].three_bet_opp, stats[1].three_bet, stats[1].steal_opp) == (True, True, False)
+    assert not stats[2].three_bet_opp  # the big blind faced two raises
+
+
+def test_four_handed_the_seat_before_the_button_is_the_cutoff_and_may_steal() -> None:
+    assert positions(4) == ["SB", "BB", "CO", "BTN"]
+    hand = [*_blinds(), raise_to(3, "3.50"), fold(4), fold(1), fold(2), uncalled(3, "2.50")]
+    stats = _stats(play(hand, seats=4))
+    assert (stats[3].steal_opp, stats[3].steal) == (True, True)
+
+
+def found_codes(judged: Replay) -> list[tuple[int | None, str]]:
+    return [(v.seq, v.code.value) for v in judged.violations]

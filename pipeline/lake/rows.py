@@ -15,7 +15,7 @@ import pyarrow.compute as pc
 
 from pipeline.cards import format_cards
 from pipeline.lake.schema import TABLES
-from pipeline.model import ActionType, HandRecord
+from pipeline.model import ActionType, HandRecord, Status
 from pipeline.rules import Replay, Step
 from pipeline.rules.state import Street
 from pipeline.rules.stats import seat_flags
@@ -29,22 +29,30 @@ UNKNOWN_MONTH = "unknown"
 
 _BACK = ("CO", "HJ", "MP")
 _SHOW = ActionType.SHOW
+_VOID, _ERROR = Status.VOID, Severity.ERROR
 
 
 def positions(n: int) -> list[str]:
     """Return position names by index (0 = first seat left of the button).
 
-    >>> positions(2), positions(6)
-    (['BB', 'BTN'], ['SB', 'BB', 'UTG', 'HJ', 'CO', 'BTN'])
+    Between the big blind and the button, seats are named back from the button (CO, HJ,
+    MP) and forward from the big blind (UTG, UTG+1 …); from six players on, the first of
+    them is UTG (STATS.md).
+
+    >>> positions(2), positions(4), positions(5)
+    (['BB', 'BTN'], ['SB', 'BB', 'CO', 'BTN'], ['SB', 'BB', 'HJ', 'CO', 'BTN'])
+    >>> positions(6), positions(7)[2:6]
+    (['SB', 'BB', 'UTG', 'HJ', 'CO', 'BTN'], ['UTG', 'MP', 'HJ', 'CO'])
     >>> positions(10)[2:9]
     ['UTG', 'UTG+1', 'UTG+2', 'UTG+3', 'MP', 'HJ', 'CO']
     """
     if n <= 2:
         return ["BB", "BTN"][-n:] if n else []
     middle = n - 3
-    back = list(_BACK[: max(middle - 1, 0)])[::-1]
-    front = ["UTG"] + [f"UTG+{k}" for k in range(1, middle - len(back))] if middle else []
-    return ["SB", "BB", *front[: middle - len(back)], *back, "BTN"]
+    back = list(_BACK[: middle if middle <= 2 else min(middle - 1, len(_BACK))])[::-1]
+    ahead = middle - len(back)
+    front = ["UTG"] + [f"UTG+{k}" for k in range(1, ahead)] if ahead else []
+    return ["SB", "BB", *front, *back, "BTN"]
 
 
 def month_of(moment: datetime | None) -> str:
@@ -111,6 +119,7 @@ class ChunkRows:
         scale = game.scale
         violations = judged.violations + settled.violations
         result = hand.result
+        status = hand_status(judged, settled)
         self._rows["hands"].append(
             (
                 site,
@@ -137,9 +146,10 @@ class ChunkRows:
                 result.rake if result is not None and result.rake is not None else 0,
                 sum([f.amount for f in result.fees]) if result is not None else 0,
                 result.added if result is not None else 0,
-                hand_status(judged, settled).value,
+                status.value,
                 len(violations),
-                sum([1 for v in violations if v.severity is Severity.ERROR]),  # n_errors
+                # n_errors: none in a void hand (what a cancelled hand lacks fails nothing)
+                0 if status is _VOID else sum([v.severity is _ERROR for v in violations]),
                 settled.payouts_match,
                 hand.tournament is not None,
                 hand.tournament.id if hand.tournament is not None else None,
@@ -202,6 +212,7 @@ class ChunkRows:
         for i, seat in enumerate(seats):
             player = players[seat]
             won = won_of.get(seat, 0)
+            end = finals.get(seat, stacks[i] + won)  # a cash-out, a void hand: as settled
             cards = hole.get(seat)
             rows.append(
                 (
@@ -213,12 +224,12 @@ class ChunkRows:
                     names[i],  # position
                     scale,
                     player.stack,  # stack_start
-                    finals.get(seat, stacks[i] + won),  # stack_end
+                    end,  # stack_end
                     format_cards(cards) if cards else None,
                     invested[i],
                     won,
                     recorded.get(seat, 0) if recorded is not None else None,  # won_recorded
-                    won - invested[i],  # net
+                    end - player.stack,  # net: won - invested, but for a cash-out or void
                     seat in shown,  # showed
                     highs.get(seat),
                     lows.get(seat),
@@ -337,7 +348,12 @@ class ChunkRows:
 def _pot_kinds(settled: Settlement, hilo: bool) -> dict[int, tuple[int, int, int, int, int]]:
     """Count per seat the pots (per runout) won, and how: whole, high or low only, quartered.
 
-    Each seat's counts are ``(pots_won, scoops, high_only, low_only, quartered)``.
+    Each seat's counts are ``(pots_won, scoops, high_only, low_only, quartered)``; a pot
+    won counts in one kind at most (STATS.md: the share of pots won, by kind). A scoop is
+    the whole pot alone (a hi/lo pot without a qualifying low too); high only, some of the
+    high and none of the low; low only, the whole low and none of the high; quartered, a
+    shared low and none of the high. A pot won in another way (the high and a shared low)
+    counts in ``pots_won`` only.
     """
     halves: dict[tuple[int, int], tuple[set[int], set[int]]] = {}  # (pot, runout): high, low
     low_half = Half.LOW
@@ -355,11 +371,9 @@ def _pot_kinds(settled: Settlement, hilo: bool) -> dict[int, tuple[int, int, int
             counts[0] += 1
             if high == {seat} and (low == {seat} or not low):
                 counts[1] += 1
-            if hilo:
-                if seat in high and seat not in low:
-                    counts[2] += 1
-                if seat in low and seat not in high:
-                    counts[3] += 1
-                if seat in low and len(low) > 1:
-                    counts[4] += 1
+            elif hilo:
+                if seat not in low:
+                    counts[2] += 1  # high only
+                elif seat not in high:
+                    counts[3 if len(low) == 1 else 4] += 1  # low only, or quartered
     return {seat: (c[0], c[1], c[2], c[3], c[4]) for seat, c in out.items()}

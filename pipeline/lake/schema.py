@@ -62,10 +62,10 @@ _STAT_DOCS: dict[str, str] = {
     "saw_flop": "Saw the flop.",
     "went_to_showdown": "Saw the flop and went to showdown (WTSD).",
     "pots_won": "Pots (per runout) the seat won any part of.",
-    "scoops": "Of those, pots won whole (both halves in hi/lo).",
-    "high_only": "Hi/lo pots where the seat won high but none of the low.",
-    "low_only": "Hi/lo pots where the seat won low but none of the high.",
-    "quartered": "Hi/lo pots where the seat won a shared low (a quarter).",
+    "scoops": "Of those, pots won whole and alone (both halves, or hi/lo without a low).",
+    "high_only": "Hi/lo pots, not scooped, where the seat won high but none of the low.",
+    "low_only": "Hi/lo pots where the seat won the whole low but none of the high.",
+    "quartered": "Hi/lo pots where the seat won a shared low but none of the high.",
 }
 _COUNTS = {"postflop_aggressive", "postflop_calls", "postflop_folds", "pots_won", "scoops"}
 _COUNTS |= {"high_only", "low_only", "quartered"}
@@ -109,7 +109,12 @@ HANDS = pa.schema(
         _f("added", _MONEY, "Money the site added to the pot, minor units."),
         _f("status", _ENUM, "ok, violations, invalid, void or partial.", False),
         _f("n_violations", pa.int32(), "Violations found (errors and warnings).", False),
-        _f("n_errors", pa.int32(), "Violations of severity error.", False),
+        _f(
+            "n_errors",
+            pa.int32(),
+            "Violations of severity error (0 in a void hand: what it lacks fails nothing).",
+            False,
+        ),
         _f("payouts_match", pa.bool_(), "Every payout equals the log's; null: nothing to compare."),
         _f("tournament", pa.bool_(), "A tournament hand.", False),
         _f("tournament_id", pa.string(), "The tournament's id."),
@@ -134,7 +139,13 @@ SEATS = pa.schema(
         _f("invested", _MONEY, "Chips put in, uncalled bets returned.", False),
         _f("won", _MONEY, "Chips awarded by the rules.", False),
         _f("won_recorded", _MONEY, "Chips the log says the seat collected."),
-        _f("net", _MONEY, "won - invested.", False),
+        _f(
+            "net",
+            _MONEY,
+            "stack_end - stack_start: won - invested, except that a cash-out pays the cash-out "
+            "less its fee instead of won, and a void hand returns everything.",
+            False,
+        ),
         _f("showed", pa.bool_(), "The seat showed its cards.", False),
         _f("high_hand", pa.string(), "Best high at showdown (first board), described."),
         _f("low_hand", pa.string(), "Best qualifying low at showdown (first board), described."),

@@ -57,9 +57,13 @@ GROUP BY code, severity, rule
 ORDER BY n DESC, code;
 
 -- Player statistics per player and currency (STATS.md): every ratio as done / opportunity.
--- `croupier stats` runs the same sums with filters and groupings.
+-- `croupier stats` runs the same sums with filters and groupings. Only hands replayed to the
+-- end and settled count (not void, invalid or partial ones); tournament chips are kept apart
+-- from cash; nets of different scales are added at the finest scale of the group.
 CREATE OR REPLACE VIEW player_stats AS
-SELECT s.player, h.currency,
+SELECT s.player,
+       CASE WHEN h.tournament AND h.currency <> 'CHIPS' THEN h.currency || ' tournament'
+            ELSE h.currency END AS currency,
        count(*) AS hands,
        count(*) FILTER (WHERE s.vpip) AS vpip, count(*) FILTER (WHERE s.vpip_opp) AS vpip_opp,
        count(*) FILTER (WHERE s.pfr) AS pfr,
@@ -73,9 +77,18 @@ SELECT s.player, h.currency,
        sum(s.postflop_folds) AS postflop_folds,
        count(*) FILTER (WHERE s.saw_flop) AS saw_flop,
        count(*) FILTER (WHERE s.went_to_showdown) AS went_to_showdown,
-       count(*) FILTER (WHERE s.went_to_showdown AND s.won > 0) AS won_at_showdown,
-       sum(s.net) AS net, money_text(sum(s.net), any_value(h.scale)) AS net_won,
-       round(100.0 * sum(s.net / h.big_blind) / count(*), 2) AS bb_per_100
+       count(*) FILTER (WHERE s.went_to_showdown AND sd.seat IS NOT NULL) AS won_at_showdown,
+       CAST(sum(s.net * CAST(pow(10, 8 - h.scale) AS HUGEINT))
+            // CAST(pow(10, 8 - max(h.scale)) AS HUGEINT) AS BIGINT) AS net,
+       max(h.scale) AS scale,
+       money_text(sum(s.net * CAST(pow(10, 8 - h.scale) AS HUGEINT))
+                  // CAST(pow(10, 8 - max(h.scale)) AS HUGEINT), max(h.scale)) AS net_won,
+       round(100.0 * sum(s.net / nullif(h.big_blind, 0))
+             / nullif(count(*) FILTER (WHERE h.big_blind > 0), 0), 2) AS bb_per_100
 FROM seats s JOIN hands h USING (site, hand_id)
-WHERE h.status <> 'void'
-GROUP BY s.player, h.currency;
+LEFT JOIN (  -- seats paid from a pot two or more players contested to the end
+    SELECT DISTINCT a.site, a.hand_id, a.seat FROM awards a
+    JOIN pots p USING (site, hand_id, pot_index) WHERE len(p.eligible_seats) > 1
+) sd ON sd.site = s.site AND sd.hand_id = s.hand_id AND sd.seat = s.seat
+WHERE h.status IN ('ok', 'violations')
+GROUP BY ALL;

@@ -218,13 +218,13 @@ def _groups(
 ) -> tuple[ViolationGroup, ...]:
     cols = ", ".join(keys)
     base = (
-        "SELECT v.code, v.severity, v.site, v.hand_id, v.month, "
+        "SELECT v.code, v.severity, v.site, v.hand_id, v.month, h.status, "
         "coalesce(h.table_name, '') AS table_name "
         "FROM violations v JOIN hands h ON v.site = h.site AND v.hand_id = h.hand_id"
     )
     totals = con.execute(
         f"WITH v AS ({base}) SELECT {cols}, count(*), "
-        "count(*) FILTER (WHERE severity = 'error'), "
+        "count(*) FILTER (WHERE severity = 'error' AND status <> 'void'), "
         f"count(DISTINCT site || chr(0) || hand_id) FROM v GROUP BY {cols} "
         f"ORDER BY {len(keys) + 1} DESC, {cols}"
     ).fetchall()

@@ -1,29 +1,62 @@
 """Player statistics (STATS.md) as DuckDB SQL over the lake: sums of the seats' flags.
 
 Each statistic is ``done / opportunities`` over the hands selected, reported with both
-counts. Money is never added across currencies: rows are always grouped by currency (which
-keeps tournament chips apart from cash). Filters are bound parameters; grouping columns
-come from a fixed list, never from the user's text.
+counts. Only hands the rules replayed to the end and settled count (statuses ``ok`` and
+``violations``): a void hand was cancelled, and the money and actions of an ``invalid`` or
+``partial`` hand are not whole. Money is never added across currencies: rows are always
+grouped by currency, with tournament chips apart from cash (a tournament hand whose
+currency is not ``CHIPS`` is grouped as ``<currency> tournament``). Amounts of different
+scales in one group (a site writing some hands in cents, some in tenths of a cent) are
+added at the finest of them, exactly; stakes are grouped by value (``1.00`` and ``1.000``
+are one big blind). Filters are bound parameters; grouping columns come from a fixed list,
+never from the user's text.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import UTC, date, datetime, time
 from pathlib import Path
 
 from pipeline.lake.query import QueryResult, connect
+from pipeline.money import MAX_SCALE
 
 __all__ = ["GROUPS", "RATIOS", "StatsFilter", "player_stats"]
+
+_STAKES = r"regexp_replace(money_text(h.big_blind, h.scale), '(\.[0-9]{2}[0-9]*?)0+$', '\1')"
+"""The big blind as decimal text, by value: the unit's decimals, at least two, and no
+trailing zero beyond them (``1.00`` at scale 2 or 3; ``100`` at scale 0)."""
+
+_CURRENCY = (
+    "CASE WHEN h.tournament AND h.currency <> 'CHIPS' THEN h.currency || ' tournament' "
+    "ELSE h.currency END"
+)
+"""A group's currency: tournament chips are never added to cash."""
+
+_FINE = f"CAST(pow(10, {MAX_SCALE} - h.scale) AS HUGEINT)"
+_NET = f"sum(s.net * {_FINE}) // CAST(pow(10, {MAX_SCALE} - max(h.scale)) AS HUGEINT)"
+"""A group's net in units of its finest scale: every hand's net at the finest scale there
+is, summed, then divided exactly (every term is a multiple of the divisor)."""
+
+_SHOWDOWN_WINS = (
+    "LEFT JOIN (SELECT DISTINCT a.site, a.hand_id, a.seat FROM awards a "
+    "JOIN pots p USING (site, hand_id, pot_index) WHERE len(p.eligible_seats) > 1) sd "
+    "ON sd.site = s.site AND sd.hand_id = s.hand_id AND sd.seat = s.seat"
+)
+"""The seats that won money at showdown: a share of a pot two or more players contested
+to the end (a side pot left to one player after the others folded is won without one)."""
+
+_COUNTED = "h.status IN ('ok', 'violations')"
+"""The hands statistics count: replayed to the end and settled."""
 
 GROUPS: dict[str, str] = {
     "variant": "h.variant",
     "betting": "h.betting",
-    "stakes": "money_text(h.big_blind, h.scale)",
+    "stakes": _STAKES,
     "position": "s.position",
     "site": "h.site",
     "month": "h.month",
-    "currency": "h.currency",
+    "currency": _CURRENCY,
 }
 """The ``--by`` groupings and the SQL expression of each (a fixed list: never user text)."""
 
@@ -41,7 +74,7 @@ RATIOS: tuple[tuple[str, str, str], ...] = (
     ("fold_to_cbet_river", "s.fold_to_cbet_river", "s.fold_to_cbet_river_opp"),
     ("saw_flop", "s.saw_flop", "TRUE"),
     ("wtsd", "s.went_to_showdown", "s.saw_flop"),
-    ("wsd", "s.went_to_showdown AND s.won > 0", "s.went_to_showdown"),
+    ("wsd", "s.went_to_showdown AND sd.seat IS NOT NULL", "s.went_to_showdown"),
     ("wwsf", "s.saw_flop AND s.won > 0", "s.saw_flop"),
 )
 """Each ratio statistic: its name, the SQL of 'done' and of 'opportunity' per seat row."""
@@ -73,7 +106,7 @@ def _sql(spec: StatsFilter) -> tuple[str, list[object]]:
         raise ValueError(f"unknown grouping {unknown[0]!r}; choose from {', '.join(GROUPS)}")
     keys = ["s.player AS player"]
     keys += [f"{GROUPS[g]} AS {g}" for g in spec.by if g != "currency"]
-    keys.append("h.currency AS currency")
+    keys.append(f"{_CURRENCY} AS currency")
     columns = [
         *keys,
         "count(*) AS hands",
@@ -85,17 +118,19 @@ def _sql(spec: StatsFilter) -> tuple[str, list[object]]:
         "sum(s.postflop_aggressive) AS postflop_aggressive",
         "sum(s.postflop_calls) AS postflop_calls",
         "sum(s.postflop_folds) AS postflop_folds",
-        "sum(s.net) AS net",
-        "any_value(h.scale) AS scale",
-        "money_text(sum(s.net), any_value(h.scale)) AS net_won",
-        "round(100.0 * sum(s.net / h.big_blind) / count(*), 2) AS bb_per_100",
+        f"CAST({_NET} AS BIGINT) AS net",
+        "max(h.scale) AS scale",
+        f"money_text({_NET}, max(h.scale)) AS net_won",
+        # hands without a big blind (ante-only games) have no bb/100
+        "round(100.0 * sum(s.net / nullif(h.big_blind, 0)) "
+        "/ nullif(count(*) FILTER (WHERE h.big_blind > 0), 0), 2) AS bb_per_100",
         "sum(s.pots_won) AS pots_won",
         "sum(s.scoops) AS scoops",
         "sum(s.high_only) AS high_only",
         "sum(s.low_only) AS low_only",
         "sum(s.quartered) AS quartered",
     ]
-    where = ["h.status <> 'void'"]
+    where = [_COUNTED]
     params: list[object] = []
     for condition, value in (
         ("s.player = ?", spec.player),
@@ -109,20 +144,26 @@ def _sql(spec: StatsFilter) -> tuple[str, list[object]]:
         if value is not None:
             where.append(condition)
             params.append(value)
-    if spec.since is not None:
+    if spec.since is not None:  # days in UTC, as the lake's months are
         where.append("h.started_at >= ?")
-        params.append(spec.since)
+        params.append(_utc(spec.since))
     if spec.until is not None:
         where.append("h.started_at < ? + INTERVAL 1 DAY")
-        params.append(spec.until)
+        params.append(_utc(spec.until))
     group = ", ".join(str(k + 1) for k in range(len(keys)))
     sql = (
         f"SELECT {', '.join(columns)} FROM seats s JOIN hands h USING (site, hand_id) "
+        f"{_SHOWDOWN_WINS} "
         f"WHERE {' AND '.join(where)} GROUP BY {group} HAVING count(*) >= ? "
         f"ORDER BY hands DESC, player"
     )
     params.append(spec.min_hands)
     return sql, params
+
+
+def _utc(day: date) -> datetime:
+    """Return the start of a day in UTC (a bare date would be read in DuckDB's time zone)."""
+    return datetime.combine(day, time(), tzinfo=UTC)
 
 
 def player_stats(lake: str | Path, spec: StatsFilter = StatsFilter()) -> QueryResult:

@@ -20,6 +20,7 @@ from typing import NamedTuple
 from pipeline.model import ActionType
 from pipeline.rules.replay import Replay
 from pipeline.rules.state import Street
+from pipeline.violations import Code
 
 __all__ = ["FLAG_NAMES", "Flags", "SeatStats", "seat_flags", "seat_stats"]
 
@@ -30,6 +31,12 @@ _AGGRESSIVE = frozenset({ActionType.BET, ActionType.RAISE})
 _VOLUNTARY = (ActionType.CALL, ActionType.BET, ActionType.RAISE)
 _FOLD, _CALL, _BET = ActionType.FOLD, ActionType.CALL, ActionType.BET
 _STEAL_POSITIONS = frozenset({"CO", "BTN", "SB"})
+_NO_TURN = frozenset(
+    {Code.IDLE_CHECK, Code.ACTION_OUT_OF_TURN, Code.ACTION_AFTER_HAND_END, Code.UNKNOWN_SEAT}
+)
+"""Codes of an action the rules gave the player no turn for: not a decision. An action
+flagged for its size or the log's bookkeeping (a raise above the pot limit, a call of the
+wrong amount) is still the player's decision, as the replay applies it."""
 _PREFLOP = Street.PREFLOP
 _POSTFLOP = (Street.FLOP, Street.TURN, Street.RIVER)
 
@@ -108,10 +115,11 @@ _Decision = tuple[ActionType, int]
 def seat_flags(judged: Replay, positions: list[str]) -> list[Flags]:
     """Return each player's flags as a tuple in :data:`FLAG_NAMES` order (indexed like seats).
 
-    A decision is a judged betting action (fold, check, call, bet, raise) with no violation,
-    by a player dealt in; ``positions`` names each index's position (``SB``, ``BTN`` …). The
-    pre-flop flags and the post-flop counts are set as the steps go; the c-bet flags need the
-    previous street's outcome, so each post-flop street's decisions are kept for the end.
+    A decision is a judged betting action (fold, check, call, bet, raise) by a player dealt
+    in, on a turn the rules gave them (see :data:`_NO_TURN`); ``positions`` names each
+    index's position (``SB``, ``BTN`` …). The pre-flop flags and the post-flop counts are
+    set as the steps go; the c-bet flags need the previous street's outcome, so each
+    post-flop street's decisions are kept for the end.
     """
     seats = judged.seats
     n = len(seats)
@@ -134,7 +142,7 @@ def seat_flags(judged: Replay, positions: list[str]) -> list[Flags]:
         seat = step.seat
         if kind is _FOLD and street is _PREFLOP:
             folded_early.add(seat)
-        if step.codes:
+        if step.codes and not _NO_TURN.isdisjoint(step.codes):
             continue
         i = index.get(seat)  # None: not a player dealt in
         decisions = by_street.get(street)
