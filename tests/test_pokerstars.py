@@ -215,6 +215,25 @@ def test_in_the_lake_a_cash_out_nets_what_was_paid_and_a_void_hand_fails_nothing
     assert [(g.key, g.violations, g.errors) for g in groups] == [(("too-few-players",), 1, 0)]
 
 
+def test_a_file_cut_in_a_summary_line_gives_a_partial_hand_as_a_cut_action_does(
+    tmp_path: Path,
+) -> None:
+    """The last hand's last line, cut: in its actions or in its summary, the hand is kept
+    up to the cut and is partial (the summary seat line no longer names a seated player)."""
+    path = next((p for p in FILES if p.name == "PLO8-6max-USD-0.01-0.02-200911.txt"), None)
+    if path is None:
+        pytest.skip(ABSENT)
+    text = path.read_bytes()
+    line = b"\nSeat 6: tiger48475 (button) folded before Flop"
+    summary_cut = text[: text.index(line) + len(b"\nSeat 6: tiger48")]
+    action_cut = text[: text.index(b"\ntiger48475: folds") + len(b"\ntiger48")]
+    for name, cut in (("summary", summary_cut), ("action", action_cut)):
+        (tmp_path / f"{name}.txt").write_bytes(cut)
+        items = list(read_pokerstars(tmp_path / f"{name}.txt"))
+        assert all(isinstance(item, HandRecord) for item in items), (name, items[-1])
+        assert [item.partial for item in items if isinstance(item, HandRecord)][-1], name
+
+
 def test_the_observed_file_has_two_cut_hands_and_two_whole_ones() -> None:
     """The 2.partial file: two hands cut mid-line (dropped, never guessed), two complete."""
     path = next((p for p in FILES if p.name.endswith(".2.partial.txt")), None)

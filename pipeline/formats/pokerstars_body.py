@@ -19,7 +19,8 @@ What the record holds, and what it never invents:
   the summary says won (or would have won, after a cash-out) without a collection line
   is recorded from the summary, as FPDB does.
 - A hand whose log ends before its summary is ``partial``: the actions up to the last
-  complete line are kept, and a last line cut in the middle is dropped.
+  complete line are kept, and a last line cut in the middle is dropped. So is a hand whose
+  last line, in its summary, is cut (a seat line that names nobody seated, say).
 - ``converted`` is set on a converter's signs: a thousands separator (genuine PokerStars
   amounts never have one), a header time without any time zone and, in a hand headed
   PokerStars (the clones write numbers their own way), an integer amount written with
@@ -717,6 +718,7 @@ def parse_hand(lines: Sequence[Line]) -> tuple[HandRecord, list[str]]:
     if start >= len(lines):
         raise _error(lines[-1][0], "the hand ends in its seat list", truncated)
     last = len(lines) - 1
+    cut = False
     for index in range(start, len(lines)):
         number, text = lines[index]
         try:
@@ -725,12 +727,13 @@ def parse_hand(lines: Sequence[Line]) -> tuple[HandRecord, list[str]]:
             else:
                 _body_line(state, number, text)
         except HandError:
-            if index != last or _complete(state):
+            if index != last or (_complete(state) and not state.in_summary):
                 raise
             if index == start and text.startswith("Seat "):
                 raise _error(number, "the hand ends in its seat list", truncated) from None
-            break  # the log was cut in the middle of its last line: keep what came before
-    partial = not _complete(state)
+            cut = True  # the log was cut in the middle of its last line: keep what came before
+            break
+    partial = cut or not _complete(state)
     if table.play_money:
         header.currency, header.real_money = "PLAY", False
     record = _build(state, (table.table, table.max_seats, table.button), partial)
