@@ -18,8 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.formats import HAND_LOG_SUFFIXES, looks_like_hand_log, read_hands
-from pipeline.formats.jsonl import read_jsonl_stream
+from pipeline.formats import HAND_LOG_SUFFIXES, looks_like_hand_log, read_hands, read_stream
 from pipeline.lake.keys import KeySet
 from pipeline.model import HandRecord, Status
 from pipeline.rules import STANDARD, Replay, RuleSet, replay
@@ -231,14 +230,16 @@ def check_paths(
     """Read every hand of the inputs, replay and settle it under ``rules``, yield verdicts.
 
     Verdicts come in input order; hands are settled ``chunk`` at a time so that their
-    showdowns are evaluated in one batch. A hand whose ``(site, hand_id)`` was read before,
-    in any of the inputs, is a :class:`Duplicate` and is not judged again.
+    showdowns are evaluated in one batch. ``input_format`` names the format of every
+    input; without it each file's, and stdin's (``-``), is told from its first bytes. A
+    hand whose ``(site, hand_id)`` was read before, in any of the inputs, is a
+    :class:`Duplicate` and is not judged again.
     """
     seen = KeySet()
     pending: list[HandRecord | Reject] = []
     for name in discover(inputs):
         items = (
-            read_jsonl_stream(sys.stdin.buffer, "<stdin>")
+            read_stream(sys.stdin.buffer, "<stdin>", input_format=input_format)
             if name == "-"
             else read_hands(name, input_format=input_format)
         )

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import IO
 
 from pipeline.files import replaced
-from pipeline.formats import read_hands
-from pipeline.formats.jsonl import encode_hand, read_jsonl_stream
+from pipeline.formats import read_hands, read_stream
+from pipeline.formats.jsonl import encode_hand
 from pipeline.formats.phh_track import UnwritableHand
 from pipeline.formats.phh_write import write_phh
 from pipeline.model import HandRecord
@@ -48,8 +48,9 @@ def _output(path: str) -> Iterator[IO[bytes]]:
 
 
 def _records(input_path: str, input_format: str | None) -> Iterator[HandRecord | Reject]:
+    """Read the input: a file, or stdin for ``-``, of the given (or detected) format."""
     if input_path == "-":
-        yield from read_jsonl_stream(sys.stdin.buffer, "<stdin>")
+        yield from read_stream(sys.stdin.buffer, "<stdin>", input_format=input_format)
     else:
         yield from read_hands(input_path, input_format=input_format)
 

@@ -38,8 +38,15 @@ from pipeline import __version__
 from pipeline.check import discover
 from pipeline.executors import EXECUTORS, ChunkExecutor, ExecutorError, open_executor
 from pipeline.files import sha256_of
-from pipeline.formats import INPUT_FORMATS, detect_format, read_hands
+from pipeline.formats import (
+    INPUT_FORMATS,
+    detect_format,
+    open_stream,
+    read_hands,
+    stream_reader,
+)
 from pipeline.formats.jsonl import decode_line, iter_lines
+from pipeline.formats.limits import Readable
 from pipeline.lake.keys import KeySet
 from pipeline.lake.manifest import (
     FileEntry,
@@ -232,24 +239,33 @@ def _new_run_id() -> str:
 class _HashingReader:
     """A binary stream that hashes what is read from it (for stdin)."""
 
-    def __init__(self, stream: IO[bytes]) -> None:
+    def __init__(self, stream: Readable) -> None:
         self.stream = stream
         self.digest = hashlib.sha256()
         self.size = 0
 
-    def readline(self, limit: int = -1) -> bytes:
-        line = self.stream.readline(limit)
-        self.digest.update(line)
-        self.size += len(line)
-        return line
+    def read(self, size: int, /) -> bytes:
+        """Read up to ``size`` bytes, and hash them."""
+        data = self.stream.read(size)
+        self.digest.update(data)
+        self.size += len(data)
+        return data
+
+    def finish(self) -> None:
+        """Read (and hash) what a reader left unread, to the end of the stream."""
+        while self.read(_DRAIN_BYTES):
+            pass
+
+
+_DRAIN_BYTES = 1 << 16
 
 
 def _chunks(
-    stream: IO[bytes] | _HashingReader, source: str, size: int
+    stream: IO[bytes], source: str, size: int
 ) -> Iterator[tuple[list[tuple[int, bytes, bool]], list[Reject]]]:
     lines: list[tuple[int, bytes, bool]] = []
     rejects: list[Reject] = []
-    for item in iter_lines(stream, source):  # type: ignore[arg-type]
+    for item in iter_lines(stream, source):
         if isinstance(item, Reject):
             rejects.append(item)
         else:
@@ -484,33 +500,82 @@ def _tasks_of(
     """Cut one input into chunk tasks, reading it once (stdin is hashed as it is read).
 
     JSON Lines is cut into raw lines that the tasks decode; another format is read here,
-    by its reader, and its records are cut into chunks.
+    by its reader, and its records are cut into chunks. Stdin's format is ``input_format``
+    or told from its first bytes, as a file's is.
     """
-    task_id = first_id
     if name == "-":
-        reader = _HashingReader(sys.stdin.buffer)
-        for lines, rejects in _chunks(reader, "<stdin>", size):
-            yield ChunkTask(task_id, "<stdin>", "stdin", lines, rejects, run_id, rules, staging)
-            task_id += 1
-        entry.sha256 = reader.digest.hexdigest()
-        entry.size = reader.size
+        yield from _stdin_tasks(run_id, rules, staging, size, first_id, entry, input_format)
         return
     fmt = input_format or detect_format(name)
     if fmt != "jsonl":
-        records: list[HandRecord | Reject] = []
-        for item in read_hands(name, input_format=fmt):
-            records.append(item)
-            if len(records) >= size:
-                yield ChunkTask(task_id, name, sha, [], [], run_id, rules, staging, records)
-                task_id += 1
-                records = []
-        if records:
-            yield ChunkTask(task_id, name, sha, [], [], run_id, rules, staging, records)
+        records = read_hands(name, input_format=fmt)
+        yield from _record_tasks(records, name, sha, run_id, rules, staging, size, first_id)
         return
     with open(name, "rb") as stream:
-        for lines, rejects in _chunks(stream, name, size):
-            yield ChunkTask(task_id, name, sha, lines, rejects, run_id, rules, staging)
+        yield from _line_tasks(stream, name, sha, run_id, rules, staging, size, first_id)
+
+
+def _stdin_tasks(
+    run_id: str,
+    rules: RuleSet,
+    staging: str,
+    size: int,
+    first_id: int,
+    entry: InputEntry,
+    input_format: str | None,
+) -> Iterator[ChunkTask]:
+    """Cut stdin into chunk tasks as :func:`_tasks_of` cuts a file; once it is read to its
+    end, ``entry`` gets the sha256 and size of every byte of it."""
+    reader = _HashingReader(sys.stdin.buffer)
+    fmt, stream = open_stream(reader, input_format)
+    if fmt == "jsonl":
+        yield from _line_tasks(stream, "<stdin>", "stdin", run_id, rules, staging, size, first_id)
+    else:
+        records = stream_reader(fmt)(stream, "<stdin>")
+        yield from _record_tasks(
+            records, "<stdin>", "stdin", run_id, rules, staging, size, first_id
+        )
+    reader.finish()
+    entry.sha256 = reader.digest.hexdigest()
+    entry.size = reader.size
+
+
+def _line_tasks(
+    stream: IO[bytes],
+    source: str,
+    sha: str,
+    run_id: str,
+    rules: RuleSet,
+    staging: str,
+    size: int,
+    first_id: int,
+) -> Iterator[ChunkTask]:
+    """Cut a JSON Lines stream into tasks of ``size`` raw lines, numbered from ``first_id``."""
+    for task_id, (lines, rejects) in enumerate(_chunks(stream, source, size), start=first_id):
+        yield ChunkTask(task_id, source, sha, lines, rejects, run_id, rules, staging)
+
+
+def _record_tasks(
+    items: Iterable[HandRecord | Reject],
+    source: str,
+    sha: str,
+    run_id: str,
+    rules: RuleSet,
+    staging: str,
+    size: int,
+    first_id: int,
+) -> Iterator[ChunkTask]:
+    """Cut a reader's records into tasks of ``size`` records, numbered from ``first_id``."""
+    task_id = first_id
+    records: list[HandRecord | Reject] = []
+    for item in items:
+        records.append(item)
+        if len(records) >= size:
+            yield ChunkTask(task_id, source, sha, [], [], run_id, rules, staging, records)
             task_id += 1
+            records = []
+    if records:
+        yield ChunkTask(task_id, source, sha, [], [], run_id, rules, staging, records)
 
 
 def _account(

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from pipeline.check import violation_record
@@ -15,6 +17,10 @@ from pipeline.rules import replay
 from pipeline.settle import settle
 
 runner = CliRunner()
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "tests" / "fixtures"
+CORPUS = Path(os.environ.get("CROUPIER_CORPUS", ROOT.parent / "shared" / "corpus"))
+PLO_TXT = CORPUS / "pokerstars" / "hhsmithy" / "CashGame" / "GameTypeTests" / "PotLimitOmaha.txt"
 
 
 def _generate(path: Path, *args: str) -> None:
@@ -179,3 +185,57 @@ def test_hands_read_twice_are_duplicates_not_judged_again_as_run_counts_them(
     assert ran.exit_code == 0, ran.stderr
     summary = json.loads(ran.stdout)
     assert (summary["hands"], summary["duplicates"]) == (1200, 102)
+
+
+# ------------------------------------------------------------------------------ stdin
+
+
+def _same_on_stdin(path: Path, *options: str) -> list[dict[str, object]]:
+    """Check a file named and the same bytes on stdin; assert they give the same rows."""
+    args = [*options, "--format", "json", "--all"]
+    named = runner.invoke(app, ["check", str(path), *args])
+    piped = runner.invoke(app, ["check", "-", *args], input=path.read_bytes())
+    assert piped.exit_code == named.exit_code, piped.stderr
+    rows = [json.loads(line) for line in named.stdout.splitlines()]
+    stdin_rows = [json.loads(line) for line in piped.stdout.splitlines()]
+    assert {row["source"] for row in stdin_rows} == {"<stdin>"}
+    assert [row | {"source": ""} for row in stdin_rows] == [row | {"source": ""} for row in rows]
+    return rows
+
+
+def test_pokerstars_on_stdin_is_read_with_input_format() -> None:
+    rows = _same_on_stdin(
+        FIXTURES / "pokerstars" / "mixed-games.txt", "--input-format", "pokerstars"
+    )
+    assert [row["kind"] for row in rows].count("hand") == 3
+    assert not any(row.get("code") == "malformed-json" for row in rows)
+
+
+def test_pokerstars_on_stdin_is_detected_without_input_format() -> None:
+    rows = _same_on_stdin(FIXTURES / "pokerstars" / "zoom.txt")
+    assert [(row["kind"], row["status"]) for row in rows] == [("hand", "ok")]
+
+
+@pytest.mark.skipif(not PLO_TXT.is_file(), reason=f"corpus file not at {PLO_TXT}")
+def test_the_reported_pokerstars_file_on_stdin_reads_as_named() -> None:
+    result = runner.invoke(
+        app, ["check", "-", "--input-format", "pokerstars"], input=PLO_TXT.read_bytes()
+    )
+    assert result.exit_code == 0, result.stdout
+    assert "checked 1 hands (1 ok), 0 rejected" in result.stderr
+
+
+def test_phh_on_stdin_is_detected_without_input_format() -> None:
+    rows = _same_on_stdin(FIXTURES / "phh" / "extensions.phhs")
+    assert [(row["kind"], row["status"]) for row in rows] == [("hand", "ok")] * 3
+
+
+def test_ohh_on_stdin_is_detected_and_read_with_input_format() -> None:
+    rows = _same_on_stdin(FIXTURES / "ohh" / "omaha_pl.ohh")
+    assert [(row["kind"], row["status"]) for row in rows] == [("hand", "ok")] * 2
+    assert _same_on_stdin(FIXTURES / "ohh" / "omaha_pl.ohh", "--input-format", "ohh") == rows
+
+
+def test_jsonl_on_stdin_is_still_detected() -> None:
+    rows = _same_on_stdin(ROOT / "data" / "sample" / "plo.jsonl")
+    assert len(rows) == 5

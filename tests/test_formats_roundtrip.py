@@ -1,4 +1,5 @@
-"""Real logs converted to the hand log and run again give the same lake as the originals."""
+"""Real logs converted to the hand log and run again give the same lake as the originals;
+a log read as a stream (stdin) reads as the same log named as a file."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.convert import convert
-from pipeline.formats import detect_format
+from pipeline.formats import SNIFF_BYTES, detect_format, open_stream, read_hands, read_stream
 from pipeline.lake.query import run_query
 from pipeline.lake.schema import TABLES
 from pipeline.run import run_lake
@@ -18,6 +19,8 @@ CORPUS = Path(
 )
 POKERSTARS = sorted((CORPUS / "pokerstars").rglob("*.txt")) if CORPUS.exists() else []
 PROVENANCE = {"run_id", "source", "line"}
+ROOT = Path(__file__).resolve().parent.parent
+LOGS = [*sorted((ROOT / "tests" / "fixtures").rglob("*.*")), ROOT / "data/sample/plo.jsonl"]
 
 
 def _rows(lake: Path, table: str) -> list[tuple[object, ...]]:
@@ -39,3 +42,46 @@ def test_pokerstars_corpus_converted_to_jsonl_gives_the_same_lake(tmp_path: Path
     assert first.hands == second.hands == 42
     for table in TABLES:
         assert _rows(originals, table) == _rows(converted, table), table
+
+
+class _Trickle:
+    """A stream that gives at most ``most`` bytes per read, as a pipe or raw stream may."""
+
+    def __init__(self, data: bytes, most: int) -> None:
+        self.data = data
+        self.most = most
+        self.position = 0
+
+    def read(self, size: int, /) -> bytes:
+        """Return the next bytes, at most ``most`` of them."""
+        end = self.position + min(size, self.most)
+        block, self.position = self.data[self.position : end], min(end, len(self.data))
+        return block
+
+
+@pytest.mark.parametrize("most", [1, 7, 1 << 16])
+@pytest.mark.parametrize("path", LOGS, ids=lambda path: path.name)
+def test_a_stream_reads_as_its_file_whatever_the_reads(path: Path, most: int) -> None:
+    assert path.stat().st_size > 0
+    fmt = detect_format(path)
+    expected = list(read_hands(path, source="<stdin>"))
+    stream = _Trickle(path.read_bytes(), most)
+    assert list(read_stream(stream, "<stdin>")) == expected  # detected, as for the file
+    stream = _Trickle(path.read_bytes(), most)
+    assert list(read_stream(stream, "<stdin>", input_format=fmt)) == expected
+
+
+def test_a_stream_is_given_back_whole_after_its_head_is_sniffed() -> None:
+    data = (ROOT / "data/sample/plo.jsonl").read_bytes() * 3
+    assert len(data) > 2 * SNIFF_BYTES
+    fmt, opened = open_stream(_Trickle(data, 5))
+    assert (fmt, opened.read()) == ("jsonl", data)
+    named = _Trickle(data, 5)
+    fmt, opened = open_stream(named, "pokerstars")  # named: nothing is read ahead
+    assert (fmt, named.position) == ("pokerstars", 0)
+    assert opened.readline() == data[: data.index(b"\n") + 1]
+
+
+def test_a_stream_of_an_unknown_format_is_a_caller_error() -> None:
+    with pytest.raises(ValueError, match="unknown input format 'csv'"):
+        open_stream(_Trickle(b"", 1), "csv")

@@ -491,7 +491,8 @@ def test_latin1_line_is_bad_encoding_and_the_rest_is_read(tmp_path: Path) -> Non
     first, second = read(data)
     assert isinstance(first, Reject)
     assert first.code is RejectCode.BAD_ENCODING
-    assert re.fullmatch(r"not UTF-8: invalid continuation byte at byte \d+", first.message)
+    assert re.match(r"not UTF-8: invalid continuation byte at byte \d+; ", first.message)
+    assert "iconv -f latin1 -t utf-8" in first.message  # says what to do about it
     assert isinstance(second, HandRecord)
 
 

@@ -9,6 +9,7 @@ anything else read is a reject for text outside any hand (or that cannot be deco
 
 from __future__ import annotations
 
+import io
 import os
 import random
 import re
@@ -20,7 +21,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.formats.pokerstars import read_pokerstars
+from pipeline.formats.pokerstars import read_pokerstars, read_pokerstars_stream
 from pipeline.model import HandRecord
 from pipeline.violations import Reject, RejectCode
 from tests.strategies import hands_and_peak
@@ -293,6 +294,41 @@ def test_a_long_file_through_a_pipe_is_read_once_and_whole(
         os.close(read_end)
     assert [type(i) for i in items] == [HandRecord] * 40
     assert {i.converted for i in items if isinstance(i, HandRecord)} == {sign_at is not None}
+
+
+class _Once:
+    """A binary stream that can be read once only (stdin): no seek, no tell."""
+
+    def __init__(self, data: bytes) -> None:
+        self._stream = io.BytesIO(data)
+
+    def read(self, size: int, /) -> bytes:
+        """Return the next bytes."""
+        return self._stream.read(size)
+
+
+@pytest.mark.parametrize("sign_at", [None, 1, 38])
+def test_a_long_stream_read_once_is_still_from_one_tool(
+    sign_at: int | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("pipeline.formats.pokerstars.BUFFERED_HANDS", 5)
+    monkeypatch.setattr("pipeline.formats.pokerstars.SPOOL_MEMORY_BYTES", 4_096)  # to disk
+    items = list(read_pokerstars_stream(_Once(many_hands(40, sign_at)), "<stdin>"))
+    assert [type(i) for i in items] == [HandRecord] * 40
+    assert {i.converted for i in items if isinstance(i, HandRecord)} == {sign_at is not None}
+    assert [i.line for i in items] == [1 + k * (ZOOM.count(b"\n") + 2) for k in range(40)]
+    assert {i.source for i in items} == {"<stdin>"}
+
+
+def test_a_long_stream_read_once_is_read_in_bounded_memory(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("pipeline.formats.pokerstars.BUFFERED_HANDS", 50)
+    monkeypatch.setattr("pipeline.formats.pokerstars.SPOOL_MEMORY_BYTES", 1 << 16)
+    stream = _Once(many_hands(1_000))  # 1.5 MB, tens of MB as hands
+    hands, peak = hands_and_peak(read_pokerstars_stream(stream, "<stdin>"))
+    assert hands == 1_000
+    assert peak < 2 << 20  # holding its hands, or its bytes, would take more
 
 
 def test_a_line_cut_at_the_limit_leaves_the_other_hands_text_alone(

@@ -1,31 +1,46 @@
 """Readers and writers of hand-history formats: text in, :class:`~pipeline.model.HandRecord` out.
 
-Each format module offers ``read_…(path) -> Iterator[HandRecord | Reject]``; the readers
-never raise on bad data. :func:`read_hands` picks the reader for a path.
+Each format module offers ``read_…(path) -> Iterator[HandRecord | Reject]`` and a reader of
+a binary stream; the readers never raise on bad data. :func:`read_hands` picks the reader
+for a path, :func:`read_stream` for a stream read once (stdin), whose format
+:func:`open_stream` tells from its first bytes as :func:`detect_format` does for a file.
 """
 
 from __future__ import annotations
 
 import errno
+import io
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import IO, TYPE_CHECKING
 
-from pipeline.formats.jsonl import read_jsonl
+from pipeline.formats.jsonl import read_jsonl, read_jsonl_stream
+from pipeline.formats.limits import Readable
 from pipeline.formats.ohh import looks_like_ohh
-from pipeline.formats.ohh_stream import read_ohh
-from pipeline.formats.phh import looks_like_phh, read_phh
-from pipeline.formats.pokerstars import looks_like_pokerstars, read_pokerstars
+from pipeline.formats.ohh_stream import parse_ohh_stream, read_ohh
+from pipeline.formats.phh import looks_like_phh, read_phh, read_phh_stream
+from pipeline.formats.pokerstars import (
+    looks_like_pokerstars,
+    read_pokerstars,
+    read_pokerstars_stream,
+)
 from pipeline.model import HandRecord
 from pipeline.violations import Reject
+
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer
 
 __all__ = [
     "HAND_LOG_SUFFIXES",
     "INPUT_FORMATS",
     "detect_format",
     "looks_like_hand_log",
+    "open_stream",
     "read_hands",
+    "read_stream",
+    "stream_reader",
 ]
 
 INPUT_FORMATS = ("jsonl", "pokerstars", "phh", "ohh")
@@ -95,8 +110,7 @@ def read_hands(
 ) -> Iterator[HandRecord | Reject]:
     """Yield a hand or a reject for every hand in a file of the given (or detected) format."""
     fmt = input_format or detect_format(path)
-    if fmt not in INPUT_FORMATS:
-        raise ValueError(f"unknown input format {fmt!r}; known: {', '.join(INPUT_FORMATS)}")
+    _require_known(fmt)
     if fmt == "pokerstars":
         return read_pokerstars(path, source=source)
     if fmt == "phh":
@@ -104,3 +118,92 @@ def read_hands(
     if fmt == "ohh":
         return read_ohh(path, source=source)
     return read_jsonl(path, source=source)
+
+
+def _require_known(fmt: str) -> None:
+    """Raise ``ValueError`` for a format Croupier does not read (a bug of the caller)."""
+    if fmt not in INPUT_FORMATS:
+        raise ValueError(f"unknown input format {fmt!r}; known: {', '.join(INPUT_FORMATS)}")
+
+
+# ---------------------------------------------------------------------- streams
+
+StreamReader = Callable[[IO[bytes], str], Iterator[HandRecord | Reject]]
+"""Reads a binary stream once, from its first byte: ``(stream, source) -> hands and rejects``."""
+
+_STREAM_READERS: dict[str, StreamReader] = {
+    "jsonl": read_jsonl_stream,
+    "pokerstars": read_pokerstars_stream,
+    "phh": read_phh_stream,
+    "ohh": parse_ohh_stream,
+}
+
+_STREAM_BUFFER_BYTES = 1 << 16
+
+
+def stream_reader(fmt: str) -> StreamReader:
+    """Return the reader of binary streams of a format (one of :data:`INPUT_FORMATS`)."""
+    _require_known(fmt)
+    return _STREAM_READERS[fmt]
+
+
+def open_stream(stream: Readable, input_format: str | None = None) -> tuple[str, IO[bytes]]:
+    """Tell a stream's format (``input_format``, else its first bytes, as for a file), and
+    return it with a stream that reads it again from its first byte.
+
+    Without ``input_format``, up to :data:`SNIFF_BYTES` are read ahead and given back
+    first; the rest is read from ``stream`` as it is asked for, so a stream of any size is
+    read incrementally, never held whole.
+    """
+    if input_format is not None:
+        _require_known(input_format)
+    head = b"" if input_format is not None else _read_exactly(stream, SNIFF_BYTES)
+    fmt = input_format or sniff(head)
+    return fmt, io.BufferedReader(_Chained(head, stream), _STREAM_BUFFER_BYTES)
+
+
+def _read_exactly(stream: Readable, size: int) -> bytes:
+    """Read ``size`` bytes, fewer only at the end of the stream (a pipe or a raw stream
+    may return less per read: detection must see what it would see of a file)."""
+    blocks: list[bytes] = []
+    wanted = size
+    while wanted > 0 and (block := stream.read(wanted)):
+        blocks.append(block)
+        wanted -= len(block)
+    return b"".join(blocks)
+
+
+def read_stream(
+    stream: Readable, source: str, *, input_format: str | None = None
+) -> Iterator[HandRecord | Reject]:
+    """Yield a hand or a reject for every hand of a binary stream read once (stdin, a pipe),
+    of the given (or detected) format; ``source`` names it in records and rejects.
+
+    Detection reads the stream's first bytes when this is called (see :func:`open_stream`).
+    """
+    fmt, opened = open_stream(stream, input_format)
+    return stream_reader(fmt)(opened, source)
+
+
+class _Chained(io.RawIOBase):
+    """A raw binary stream: bytes already read (a sniffed head), then the rest of a stream."""
+
+    def __init__(self, head: bytes, rest: Readable) -> None:
+        super().__init__()
+        self._head = head
+        self._rest = rest
+
+    def readable(self) -> bool:
+        """Tell that the stream can be read (always)."""
+        return True
+
+    def readinto(self, buffer: WriteableBuffer, /) -> int:
+        """Fill ``buffer`` from the head while it lasts, then from the rest; return the
+        count of bytes (0 at the end of the stream)."""
+        view = memoryview(buffer).cast("B")
+        if self._head:
+            data, self._head = self._head[: len(view)], self._head[len(view) :]
+        else:
+            data = self._rest.read(len(view))
+        view[: len(data)] = data
+        return len(data)

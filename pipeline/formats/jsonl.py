@@ -48,7 +48,7 @@ from pipeline.formats.jsonl_wire import (
     TournamentW,
     UncalledW,
 )
-from pipeline.formats.limits import MAX_LINE_BYTES, is_utf16, utf16_reject, vet
+from pipeline.formats.limits import MAX_LINE_BYTES, NOT_UTF8_HINT, is_utf16, utf16_reject, vet
 from pipeline.model import (
     Action,
     ActionType,
@@ -464,7 +464,7 @@ def _undecodable(
             source,
             line,
             RejectCode.BAD_ENCODING,
-            f"not UTF-8: {bad.reason} at byte {bad.start}",
+            f"not UTF-8: {bad.reason} at byte {bad.start}; {NOT_UTF8_HINT}",
             _excerpt(raw),
             hand_id=hand_id,
         )

@@ -38,6 +38,7 @@ __all__ = [
     "MAX_LINE_BYTES",
     "MAX_SEAT",
     "MAX_SEATS",
+    "NOT_UTF8_HINT",
     "UTF16_BOMS",
     "Readable",
     "clean_text",
@@ -46,6 +47,12 @@ __all__ = [
     "utf16_reject",
     "vet",
 ]
+
+NOT_UTF8_HINT = (
+    "hand logs are read as UTF-8: convert the file, e.g. iconv -f latin1 -t utf-8 "
+    "(or -f cp1252 for a Windows file)"
+)
+"""What a ``bad-encoding`` reject for bytes that are not UTF-8 tells the user to do."""
 
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 """The byte-order marks that start UTF-16 (and UTF-32 little-endian) text."""

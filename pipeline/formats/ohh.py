@@ -62,7 +62,7 @@ from pathlib import Path
 from msgspec.structs import replace
 
 from pipeline.cards import CardError, parse_cards
-from pipeline.formats.limits import is_utf16, utf16_reject, vet
+from pipeline.formats.limits import NOT_UTF8_HINT, is_utf16, utf16_reject, vet
 from pipeline.formats.phh import ActionTracker
 from pipeline.model import (
     ActionType,
@@ -644,7 +644,7 @@ def _judge(value: object, raw: str, source: str, line: int) -> HandRecord | Reje
         hand_id = str(number) if isinstance(number, str | int) else None
     try:
         if _SURROGATE_RE.search(raw):
-            raise _Problem(RejectCode.BAD_ENCODING, "not UTF-8 text")
+            raise _Problem(RejectCode.BAD_ENCODING, f"not UTF-8 text; {NOT_UTF8_HINT}")
         return _hand(value, source, line)
     except _Problem as problem:
         return Reject(

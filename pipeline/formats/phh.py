@@ -84,7 +84,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from msgspec.structs import replace
 
-from pipeline.formats.limits import is_utf16, utf16_reject, vet
+from pipeline.formats.limits import NOT_UTF8_HINT, is_utf16, utf16_reject, vet
 from pipeline.formats.phh_track import (
     _BOM,
     _CURRENCY_RE,
@@ -640,7 +640,7 @@ def _decode_hand(
     hand_id: str | None = None
     try:
         if _SURROGATE_RE.search(text):
-            raise _Problem(RejectCode.BAD_ENCODING, "not UTF-8 text", None)
+            raise _Problem(RejectCode.BAD_ENCODING, f"not UTF-8 text; {NOT_UTF8_HINT}", None)
         try:
             table = tomllib.loads(text, parse_float=Decimal)
         except tomllib.TOMLDecodeError as error:

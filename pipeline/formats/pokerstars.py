@@ -1,6 +1,7 @@
 """PokerStars text hand histories (and the clones that write the same grammar), Omaha only.
 
 :func:`read_pokerstars` reads a file as a stream (memory does not grow with its size),
+:func:`read_pokerstars_stream` a stream that can be read only once (stdin, a pipe),
 :func:`parse_pokerstars` an already decoded text;
 both yield a :class:`~pipeline.model.HandRecord` or a :class:`~pipeline.violations.Reject`
 for every hand, in file order, and never raise on bad data: a hand that cannot be read
@@ -32,8 +33,10 @@ from __future__ import annotations
 import io
 import itertools
 import re
+import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import IO
 
 from msgspec.structs import replace
 
@@ -56,11 +59,13 @@ __all__ = [
     "MAX_CHUNK_BYTES",
     "MAX_CHUNK_LINES",
     "SNIFF_BYTES",
+    "SPOOL_MEMORY_BYTES",
     "is_header_line",
     "looks_like_pokerstars",
     "parse_pokerstars",
     "parse_pokerstars_bytes",
     "read_pokerstars",
+    "read_pokerstars_stream",
 ]
 
 SNIFF_BYTES = 8192
@@ -81,6 +86,9 @@ _READ_BYTES = 1 << 16
 BUFFERED_HANDS = 5_000
 """Hands of a file held before deciding it is long: a longer file is read twice (see
 :func:`read_pokerstars`), so that memory does not grow with the file."""
+SPOOL_MEMORY_BYTES = 1 << 20
+"""How much of a stream read once :func:`read_pokerstars_stream` keeps in memory to read
+it again; the rest of a longer stream is kept in a temporary file."""
 MAX_CHUNK_BYTES = 2 * MAX_LINE_BYTES
 """The most text kept between two header lines (a real hand is a few kilobytes); the rest
 of a longer stretch is counted, not kept, and the stretch is one reject."""
@@ -131,8 +139,8 @@ def read_pokerstars(
     """
     name = str(path) if source is None else source
     with open(path, "rb") as stream:
-        if not stream.seekable():  # a pipe is read once: its hands are held, as before
-            yield from _one_tool_per_file(_parse_stream(stream, name))
+        if not stream.seekable():  # a pipe is read once (see read_pokerstars_stream)
+            yield from read_pokerstars_stream(stream, name)
             return
         first_pass = _Reads(stream)
         items = _parse_stream(first_pass, name)
@@ -144,6 +152,40 @@ def read_pokerstars(
         del first
         stream.seek(0)  # the same bytes again, even if the file has grown meanwhile
         yield from _marked(_parse_stream(_Reads(stream, limit=first_pass.count), name), converted)
+
+
+def read_pokerstars_stream(stream: Readable, source: str) -> Iterator[HandRecord | Reject]:
+    """Yield a hand or a reject for every hand of a binary stream read once (stdin, a pipe).
+
+    ``source`` names the stream in records and rejects. A stream comes from one tool (see
+    :func:`_one_tool_per_file`), which is known only once it is read through: up to
+    :data:`BUFFERED_HANDS` hands are held; the bytes of a longer stream are copied to a
+    temporary file as they are read (in memory up to :data:`SPOOL_MEMORY_BYTES`, then on
+    disk), and read again from there, so memory does not grow with its size.
+    """
+    with tempfile.SpooledTemporaryFile(max_size=SPOOL_MEMORY_BYTES) as spool:
+        items = _parse_stream(_Copied(stream, spool), source)
+        first = list(itertools.islice(items, BUFFERED_HANDS + 1))
+        if len(first) <= BUFFERED_HANDS:
+            yield from _one_tool_per_file(first)
+            return
+        converted = _any_converted(first) or _any_converted(items)
+        del first
+        spool.seek(0)  # every byte the first pass read, and nothing else
+        yield from _marked(_parse_stream(spool, source), converted)
+
+
+class _Copied:
+    """A binary stream read through, every byte read written to a copy as well."""
+
+    def __init__(self, stream: Readable, copy: IO[bytes]) -> None:
+        self.stream = stream
+        self.copy = copy
+
+    def read(self, size: int, /) -> bytes:
+        data = self.stream.read(size)
+        self.copy.write(data)
+        return data
 
 
 class _Reads:
