@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import io
 import json
 import os
 import subprocess
@@ -22,6 +24,7 @@ from pipeline.lake.schema import TABLES, describe, snapshot
 from pipeline.lake.store import LOCK, LakeLocked
 from pipeline.rules import Step
 from pipeline.run import run_lake
+from tests.test_pokerstars_robust import many_hands
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "data" / "sample"
@@ -192,6 +195,21 @@ def test_a_lock_left_by_a_dead_process_is_taken_over(tmp_path: Path) -> None:
     assert not (lake / LOCK).exists()
 
 
+def test_a_lake_named_as_a_file_is_one_clear_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pipeline.cli import main
+
+    log = tmp_path / "hands.jsonl"
+    log.write_bytes((SAMPLES / "plo.jsonl").read_bytes())
+    assert main(["run", str(SAMPLES / "hilo.jsonl"), "--out", str(log), "-q"]) == 3
+    said = capsys.readouterr().err
+    assert (
+        said == f"error: a lake is a folder, and this is a file (name a folder with --out): {log}\n"
+    )
+    assert log.read_bytes() == (SAMPLES / "plo.jsonl").read_bytes()
+
+
 def test_stdin_and_json_summary(tmp_path: Path) -> None:
     lake = tmp_path / "lake"
     data = (SAMPLES / "hilo.jsonl").read_bytes()
@@ -203,6 +221,35 @@ def test_stdin_and_json_summary(tmp_path: Path) -> None:
     assert len(summary["inputs"][0]["sha256"]) == 64
     manifest = load_manifest(lake)
     assert {f.input for f in manifest.runs[0].added} == {summary["inputs"][0]["sha256"]}
+
+
+def test_stdin_pokerstars_is_detected_counted_and_hashed(tmp_path: Path) -> None:
+    lake = tmp_path / "lake"
+    data = many_hands(40)  # PokerStars text, no --input-format: detected from its first bytes
+    args = ["run", "-", "--out", str(lake), "--format", "json", "--workers", "1"]
+    result = runner.invoke(app, args, input=data)
+    assert result.exit_code == 0, result.stderr
+    summary = json.loads(result.stdout)
+    [given] = summary["inputs"]
+    assert (summary["hands"], summary["rejects"], summary["duplicates"]) == (40, 0, 0)
+    assert (given["path"], given["read"], given["size"]) == ("-", 40, len(data))
+    assert given["sha256"] == hashlib.sha256(data).hexdigest()
+    assert _count(lake, "hands") == 40
+    assert {f.input for f in load_manifest(lake).runs[0].added} == {given["sha256"]}
+    again = runner.invoke(app, [*args, "--input-format", "pokerstars"], input=data)
+    assert again.exit_code == 0, again.stderr
+    assert (json.loads(again.stdout)["hands"], json.loads(again.stdout)["duplicates"]) == (0, 40)
+
+
+def test_stdin_in_another_format_is_cut_into_chunks_and_hashed_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = (ROOT / "tests" / "fixtures" / "phh" / "extensions.phhs").read_bytes() * 3
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data)))
+    report = run_lake(["-"], tmp_path / "lake", workers=1, chunk_hands=2)
+    [given] = report.inputs
+    assert (given.read, given.hands, given.duplicates) == (9, 3, 6)
+    assert (given.sha256, given.size) == (hashlib.sha256(data).hexdigest(), len(data))
 
 
 def test_two_workers_write_the_same_lake_as_one(tmp_path: Path) -> None:

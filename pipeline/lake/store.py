@@ -8,6 +8,7 @@ a process that no longer exists is taken over.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
@@ -42,7 +43,15 @@ def _alive(pid: int) -> bool:
 
 @contextmanager
 def lake_lock(lake: Path) -> Iterator[None]:
-    """Hold the lake's lock for a run; raise :class:`LakeLocked` if a live run holds it."""
+    """Hold the lake's lock for a run; raise :class:`LakeLocked` if a live run holds it.
+
+    Raises ``NotADirectoryError`` when the lake's path is a file (``--out hands.jsonl``)."""
+    if lake.exists() and not lake.is_dir():
+        raise NotADirectoryError(
+            errno.ENOTDIR,
+            "a lake is a folder, and this is a file (name a folder with --out)",
+            str(lake),
+        )
     lake.mkdir(parents=True, exist_ok=True)
     path = lake / LOCK
     me = {"pid": os.getpid(), "host": socket.gethostname(), "since": time.time()}
