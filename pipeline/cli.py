@@ -1,7 +1,8 @@
 """The ``croupier`` command: thin Typer adapters over the library, rich output on stderr.
 
 Exit codes: 0 done; 1 violations found; 2 usage; 3 input or environment error (one clear
-line on stderr; ``--debug`` shows the traceback).
+line on stderr; ``--debug`` shows the traceback); 141 stdout closed early (a broken pipe,
+quietly).
 """
 
 from __future__ import annotations
@@ -9,15 +10,20 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import json
+import os
+import select
+import signal
 import sys
+from collections.abc import Iterable
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import duckdb
 import typer
 from rich.markup import escape
+from typer.core import TyperCommand, TyperGroup, TyperOption
 
 from pipeline import __version__
 from pipeline.check import CheckSummary, Duplicate, check_paths
@@ -58,15 +64,50 @@ from pipeline.rules import ENGINE, RULE_SETS, RuleSet, UnknownRuleSet, get_rule_
 from pipeline.run import run_lake
 from pipeline.violations import Reject
 
+if TYPE_CHECKING:  # Typer's own click, for the types of the help methods Typer calls
+    from typer._click import Context as ClickContext
+    from typer._click import HelpFormatter
+
 __all__ = ["app", "main"]
 
 EXIT_OK = 0
 EXIT_VIOLATIONS = 1
 EXIT_USAGE = 2
 EXIT_ENVIRONMENT = 3
+EXIT_BROKEN_PIPE = 128 + signal.SIGPIPE
+"""A broken pipe (``croupier … | head``): 141, the status of a process SIGPIPE ended."""
+
+
+def _hide_flag_types(params: Iterable[object]) -> None:
+    """Show no type for an on/off flag in help (``--quiet``, not ``--quiet <bool>``).
+
+    Typer shows every option's type, a flag's too, as if it took a value; an empty metavar
+    leaves the help's type column blank. A flag takes no value, so nothing else reads it.
+    """
+    for param in params:
+        if isinstance(param, TyperOption) and param.is_bool_flag and param.metavar is None:
+            param.metavar = ""
+
+
+class _Command(TyperCommand):
+    """A command whose help shows no type for its flags."""
+
+    def format_help(self, ctx: ClickContext, formatter: HelpFormatter) -> None:
+        _hide_flag_types(self.get_params(ctx))
+        super().format_help(ctx, formatter)
+
+
+class _Group(TyperGroup):
+    """The ``croupier`` group, whose help shows no type for its flags."""
+
+    def format_help(self, ctx: ClickContext, formatter: HelpFormatter) -> None:
+        _hide_flag_types(self.get_params(ctx))
+        super().format_help(ctx, formatter)
+
 
 app = typer.Typer(
     name="croupier",
+    cls=_Group,
     help="Croupier: replay, judge and settle Omaha hand histories, and write a Parquet lake.",
     no_args_is_help=True,
     add_completion=False,
@@ -568,7 +609,8 @@ def stats_command(
     across currencies. The table shows the common statistics; csv, json and parquet carry
     every column: each ratio's counts, post-flop aggression counts (AF = aggressive /
     calls, AFq = aggressive / (aggressive + calls + folds)), net won and bb/100, and the
-    hi/lo pot kinds (pots won, scoops, high only, low only, quartered).
+    hi/lo pot kinds (pots won, scoops, high only, low only, quartered). With -o, the table
+    format writes CSV.
 
     Example: [bold]croupier stats --lake lake --by variant,position --min-hands 2[/]
     """
@@ -619,8 +661,8 @@ def stats_command(
         data = {name: [row[k] for row in result.rows] for k, name in enumerate(result.columns)}
         pq.write_table(pa.table(data), output)
         return
-    if fmt != "table":
-        emit(render(result, fmt), output)
+    if fmt != "table" or output is not None:  # a table written to a file is CSV, as in query
+        emit(render(result, "csv" if fmt == "table" else fmt), output)
         return
     if not result.rows:  # no empty table: say which filters left nobody
         stderr.print(escape(_no_players(spec)), soft_wrap=True)
@@ -636,7 +678,10 @@ def _no_players(spec: StatsFilter) -> str:
         if f.name != "by" and getattr(spec, f.name) != f.default
     ]
     if not given:
-        return "no player: the lake holds no seats"
+        return (
+            "no player: the lake holds no hand that statistics count (void, invalid and partial "
+            "hands are left out)"
+        )
     return f"no player matches {', '.join(given)}"
 
 
@@ -707,8 +752,68 @@ def explain_command(
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; return the exit code (for tests and the console script)."""
+    """Run the command line; return the exit code (for tests and the console script).
+
+    A broken pipe (``croupier … | head -1``: the reader closed stdout early) ends any
+    command quietly with 141, as SIGPIPE ends a C program: not 1, which says violations.
+    """
     args = sys.argv[1:] if argv is None else argv
+    try:
+        code = _run(args)
+        sys.stdout.flush()  # what is still buffered fails here, not at interpreter exit
+    except BrokenPipeError as error:
+        if _stdout_closed():
+            return _end_on_broken_pipe()
+        return _environment_error(error, args)  # another pipe (a worker's): say so
+    except SystemExit as done:  # rich ends on a broken pipe of its console with status 1
+        if isinstance(done.__context__, BrokenPipeError):  # (having put devnull in its place)
+            return _end_on_broken_pipe()
+        raise
+    return code
+
+
+def _environment_error(error: OSError, args: list[str]) -> int:
+    """Say in one line on stderr what failed in the environment; return 3 (``--debug``: raise)."""
+    if "--debug" in args:
+        raise error
+    target = f": {error.filename}" if error.filename else ""
+    text = escape(f"{error.strerror or error}{target}")
+    stderr.print(f"[bold red]error:[/] {text}", soft_wrap=True)
+    return EXIT_ENVIRONMENT
+
+
+def _stdout_closed() -> bool:
+    """Tell whether the process's standard output is a pipe whose reader has gone (the
+    kernel reports an error condition on its write end)."""
+    try:
+        fd = sys.__stdout__.fileno() if sys.__stdout__ is not None else -1
+        if fd < 0:
+            return False
+        poller = select.poll()
+        poller.register(fd, select.POLLOUT)
+        return any(event & (select.POLLERR | select.POLLHUP) for _, event in poller.poll(0))
+    except (AttributeError, OSError, ValueError):  # not a file (a test's capture)
+        return False
+
+
+def _end_on_broken_pipe() -> int:
+    """Point stdout at devnull, so nothing is flushed into the closed pipe at exit; return 141.
+
+    As the Python docs advise (signal module, "Note on SIGPIPE"). Typer may have wrapped
+    stdout, so its file descriptor is replaced, not the object.
+    """
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a file (a test's capture): nothing to do
+        return EXIT_BROKEN_PIPE
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
+    return EXIT_BROKEN_PIPE
+
+
+def _run(args: list[str]) -> int:
+    """Run the command line with these arguments; return the exit code."""
     try:
         code = app(args=args, prog_name="croupier", standalone_mode=False)
     except typer.Exit as done:
@@ -716,13 +821,10 @@ def main(argv: list[str] | None = None) -> int:
     except typer.Abort:
         stderr.print("aborted")
         return 130
+    except BrokenPipeError:
+        raise  # main ends quietly
     except OSError as error:
-        if "--debug" in args:
-            raise
-        target = f": {error.filename}" if error.filename else ""
-        text = escape(f"{error.strerror or error}{target}")
-        stderr.print(f"[bold red]error:[/] {text}", soft_wrap=True)
-        return EXIT_ENVIRONMENT
+        return _environment_error(error, args)
     except Exception as error:  # the environment or a bug: one clear line, the rest on --debug
         if getattr(error, "exit_code", None) is not None:
             return _usage_error(error)
@@ -745,6 +847,8 @@ def _reflowed(doc: str) -> str:
 
 for _command in app.registered_commands:
     _command.help = _reflowed(inspect.getdoc(_command.callback) or "")
+    if _command.cls in (None, TyperCommand):  # Typer's default: show flags without a type
+        _command.cls = _Command
 
 
 def _usage_error(error: Exception) -> int:

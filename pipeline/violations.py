@@ -135,9 +135,13 @@ _RULE: dict[Code, str] = {
     Code.RAISE_CAP_EXCEEDED: "R5.limit-cap",
     Code.RAISE_NOT_REOPENED: "R5.reopen",
     Code.UNCALLABLE_RAISE: "R4.uncalled",
-    Code.IDLE_CHECK: "R5.all-in",
+    # a seat all-in, or left alone able to bet, is no longer "able to act" in the round
+    Code.IDLE_CHECK: "R4.round-end",
     Code.EXCEEDS_STACK: "R9.exact",
-    Code.ALL_IN_FLAG_MISMATCH: "R5.all-in",
+    # the log's flag disagrees with its own amounts: a player is all-in exactly when the
+    # stack reaches zero units, which the amounts decide (a stack bookkeeping code, as
+    # exceeds-stack)
+    Code.ALL_IN_FLAG_MISMATCH: "R9.exact",
     Code.PAYOUT_MISMATCH: "R8.best-hand",
     Code.POT_MISMATCH: "R8.side-pots",
     Code.RAKE_MISMATCH: "R9.conservation",

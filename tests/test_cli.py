@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,9 +16,11 @@ from typer.testing import CliRunner
 from pipeline import __version__
 from pipeline.cli import app, main
 from pipeline.rules import ENGINE
+from pipeline.run import run_lake
 from tests.test_jsonl import GOOD, SAMPLES, mutated
 
 ROOT = Path(__file__).resolve().parent.parent
+CROUPIER = str(Path(sys.executable).parent / "croupier")
 runner = CliRunner()
 
 
@@ -88,6 +93,27 @@ def test_convert_round_trips_the_samples_byte_for_byte(tmp_path: Path) -> None:
         assert once.read_bytes().count(b"\n") == len(hands)
 
 
+@pytest.mark.parametrize(
+    ("fixture", "options"),
+    [
+        ("pokerstars/mixed-games.txt", ["--input-format", "pokerstars"]),
+        ("pokerstars/mixed-games.txt", []),
+        ("phh/extensions.phhs", []),
+        ("ohh/omaha_run_twice.ohh", []),
+    ],
+)
+def test_convert_of_stdin_reads_its_format_as_a_file_is_read(
+    fixture: str, options: list[str], tmp_path: Path
+) -> None:
+    source = ROOT / "tests" / "fixtures" / fixture
+    named = tmp_path / "named.jsonl"
+    assert main(["convert", str(source), "-o", str(named), "-q", *options]) == 0
+    result = runner.invoke(app, ["convert", "-", "-o", "-", *options], input=source.read_bytes())
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout_bytes.count(b"\n") > 0
+    assert result.stdout_bytes == named.read_bytes()
+
+
 def test_convert_reports_and_records_rejects_and_goes_on(tmp_path: Path) -> None:
     lines = [
         json.dumps(GOOD).encode(),
@@ -144,3 +170,71 @@ def test_generate_players_errors_say_what_is_wrong(players: str, message: str) -
     result = runner.invoke(app, ["generate", "-n", "1", "-o", "-", "--players", players])
     assert result.exit_code == 2
     assert message in " ".join(result.stderr.split())
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--version"],
+        ["check", "--help"],
+        ["check", "data/sample", "--format", "json", "--all"],
+        ["convert", "data/sample/plo.jsonl", "-o", "-"],
+        ["generate", "--hands", "50", "-o", "-"],
+    ],
+)
+def test_a_closed_stdout_ends_any_command_quietly_with_141(args: list[str]) -> None:
+    # croupier … | head -1: the reader is gone before the command writes; not exit 1
+    # ("violations found"), no traceback, no "Exception ignored" at interpreter exit
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run(
+            [CROUPIER, *args], stdout=write_end, stderr=subprocess.PIPE, cwd=ROOT, timeout=120
+        )
+    finally:
+        os.close(write_end)
+    assert (done.returncode, done.stderr.decode()) == (141, "")
+
+
+def test_boolean_flags_show_no_type_in_help() -> None:
+    # `--replace <bool>` reads as if the flag took a value; other types are still shown
+    wide = {"COLUMNS": "200"}
+    for args in (["--help"], *([command, "--help"] for command in _commands())):
+        shown = runner.invoke(app, args, env=wide).stdout
+        assert "<bool>" not in shown, args
+    shown = runner.invoke(app, ["run", "--help"], env=wide).stdout
+    assert re.search(r"--replace\s+Ingest inputs again", shown)
+    assert re.search(r"--quiet\s+-q\s+No progress", shown)
+    assert re.search(r"--out\s+<path>\s+The lake folder", shown)
+    assert re.search(r"--scheduler\s+ADDR\s", shown)
+    root = runner.invoke(app, ["--help"], env=wide).stdout
+    assert re.search(r"--version\s+Show the version", root)
+
+
+def test_flags_still_parse_after_their_type_is_hidden_in_help(tmp_path: Path) -> None:
+    assert runner.invoke(app, ["--help"]).exit_code == 0  # help shown first, then flags used
+    result = runner.invoke(app, ["check", "data/sample/plo.jsonl", "--all", "-q"])
+    assert result.exit_code == 0
+    assert result.stdout.count("\n") == len(
+        [line for line in (ROOT / "data/sample/plo.jsonl").read_text().splitlines() if line]
+    )
+
+
+def test_stats_output_with_the_table_format_writes_csv_not_the_terminal(tmp_path: Path) -> None:
+    # as query does: a table written to a file is CSV (before, -o was silently ignored)
+    lake = tmp_path / "lake"
+    run_lake([str(ROOT / "data" / "sample")], lake, workers=1)
+    written = tmp_path / "stats.txt"
+    result = runner.invoke(app, ["stats", "--lake", str(lake), "-o", str(written)])
+    assert result.exit_code == 0
+    assert result.stdout == ""
+    csv = runner.invoke(app, ["stats", "--lake", str(lake), "--format", "csv"])
+    assert csv.exit_code == 0
+    assert written.read_text(encoding="utf-8") == csv.stdout
+    assert csv.stdout.startswith("player,")
+    nobody = tmp_path / "nobody.csv"
+    result = runner.invoke(
+        app, ["stats", "--lake", str(lake), "--player", "nobody", "-o", str(nobody)]
+    )
+    assert result.exit_code == 0
+    assert nobody.read_text(encoding="utf-8").splitlines() == [csv.stdout.splitlines()[0]]

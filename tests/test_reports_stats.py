@@ -222,6 +222,11 @@ def test_only_hands_replayed_to_the_end_count(tmp_path: Path) -> None:
     assert set(rows) == {("Ann", "USD"), ("Bob", "USD")}
     assert [rows[p, "USD"]["hands"] for p in ("Ann", "Bob")] == [1, 1]
     assert [rows[p, "USD"]["net_won"] for p in ("Ann", "Bob")] == ["1.00", "-1.00"]
+    (tmp_path / "void.jsonl").write_text(json.dumps(void) + "\n")
+    run_lake([str(tmp_path / "void.jsonl")], tmp_path / "void", workers=1)
+    said = runner.invoke(app, ["stats", "--lake", str(tmp_path / "void")])
+    assert (said.exit_code, said.stdout) == (0, "")
+    assert "holds no hand that statistics count (void, invalid and partial" in said.stderr
 
 
 def test_days_are_utc_days_whatever_the_local_time_zone(

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.reports.rule_text import rule_title
 from pipeline.violations import Code, Reject, RejectCode, Severity, Violation
 
 SHARED = Path(os.environ.get("CROUPIER_SHARED", Path(__file__).resolve().parents[2] / "shared"))
@@ -63,3 +64,18 @@ def test_a_violation_cites_its_codes_rule_unless_told_otherwise() -> None:
 def test_reject_records_where_and_why() -> None:
     r = Reject("f.jsonl", 3, RejectCode.BAD_CARD, "bad", field="$.deck")
     assert (r.source, r.line, r.code.value, r.field) == ("f.jsonl", 3, "bad-card", "$.deck")
+
+
+@pytest.mark.parametrize(
+    ("code", "rule"),
+    [
+        # a seat all-in, or alone able to bet, is no longer able to act: its check does nothing
+        (Code.IDLE_CHECK, "R4.round-end"),
+        # the log's all-in flag against its own amounts (as exceeds-stack): the amounts decide
+        (Code.ALL_IN_FLAG_MISMATCH, "R9.exact"),
+    ],
+)
+def test_warnings_about_all_in_players_cite_the_rule_they_rest_on(code: Code, rule: str) -> None:
+    # not R5.all-in ("a player may always go all-in for less …"), which neither is about
+    assert code.rule == rule
+    assert rule_title(code.rule)
