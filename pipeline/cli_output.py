@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import shlex
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -170,7 +171,7 @@ def print_report(report: RunReport) -> None:
     rate = report.hands / report.seconds if report.seconds else 0.0
     rows = [
         ("hands written", report.hands),
-        ("rejected inputs", report.rejects),
+        ("rejects (input that is not a hand)", report.rejects),
         ("duplicates", report.duplicates),
         ("files skipped (already ingested)", len(report.skipped)),
     ]
@@ -181,6 +182,12 @@ def print_report(report: RunReport) -> None:
         table.add_row(escape(what), f"{n:,}")
     table.add_row("time", f"{report.seconds:.1f} s ({rate:,.0f} hands/s)")
     stderr.print(table)
+    if report.rejects:  # where they are, in a command to copy
+        sql = f"SELECT source, line, code, message FROM rejects WHERE run_id = '{report.run_id}'"
+        stderr.print(
+            escape(f'the rejects: croupier query "{sql}" --lake {shlex.quote(report.lake)}'),
+            soft_wrap=True,
+        )
 
 
 @contextmanager
@@ -216,8 +223,15 @@ def render(result: QueryResult, fmt: str) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(result.columns)
-    writer.writerows(result.rows)
+    writer.writerows([[_csv_cell(value) for value in row] for row in result.rows])
     return buffer.getvalue()
+
+
+def _csv_cell(value: object) -> object:
+    """Write a boolean as SQL and DuckDB's own CSV do (``true``), not as Python (``True``)."""
+    if value is True or value is False:
+        return "true" if value else "false"
+    return value
 
 
 def print_table(result: QueryResult) -> None:

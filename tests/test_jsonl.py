@@ -318,3 +318,12 @@ def test_the_kept_amounts_stay_bounded() -> None:
     for k in range(jsonl._AMOUNTS_KEPT + 10):
         assert jsonl._amount(f"{k}.5", 2, "$.x") == k * 100 + 50
     assert 0 < len(jsonl._AMOUNTS) <= jsonl._AMOUNTS_KEPT
+
+
+def test_a_line_that_is_not_a_json_object_asks_whether_the_file_is_a_hand_log() -> None:
+    notes = decode_line(b"notes for Tuesday", "notes.txt", 1)
+    assert isinstance(notes, Reject) and notes.code is RejectCode.MALFORMED_JSON
+    assert notes.message.endswith("; a hand log line is one JSON object (is this file a hand log?)")
+    broken = decode_line(b'{"hand_id": "1",, }', "hands.jsonl", 2)
+    assert isinstance(broken, Reject) and broken.code is RejectCode.MALFORMED_JSON
+    assert "hand log?" not in broken.message  # a broken hand, not another kind of file

@@ -6,6 +6,7 @@ import hashlib
 import io
 import json
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -221,6 +222,39 @@ def test_stdin_and_json_summary(tmp_path: Path) -> None:
     assert len(summary["inputs"][0]["sha256"]) == 64
     manifest = load_manifest(lake)
     assert {f.input for f in manifest.runs[0].added} == {summary["inputs"][0]["sha256"]}
+
+
+def test_the_summary_says_how_to_list_the_rejects_and_csv_writes_sql_booleans(
+    tmp_path: Path,
+) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(b'{"hand_id": 1}\nnot json\n' + (SAMPLES / "plo.jsonl").read_bytes())
+    lake = tmp_path / "lake"
+    result = runner.invoke(app, ["run", str(bad), "--out", str(lake)], env={"COLUMNS": "300"})
+    assert result.exit_code == 0, result.stderr
+    assert "rejects (input that is not a hand)" in result.stderr
+    [hint] = [line for line in result.stderr.splitlines() if line.startswith("the rejects:")]
+    command = shlex.split(hint.removeprefix("the rejects: "))
+    assert command[:2] == ["croupier", "query"] and command[3:] == ["--lake", str(lake)]
+    listed = runner.invoke(app, [*command[1:], "--format", "csv"])
+    assert listed.stdout.splitlines() == [
+        "source,line,code,message",
+        f'{bad},1,schema-violation,"Expected `str`, got `int` - at `$.hand_id`"',
+        f"{bad},2,malformed-json,JSON is malformed: invalid character (byte 4); a hand log line "
+        "is one JSON object (is this file a hand log?)",
+    ]
+    flags = runner.invoke(
+        app,
+        [
+            "query",
+            "SELECT payouts_match, cash_out FROM hands LIMIT 1",
+            "--lake",
+            str(lake),
+            "--format",
+            "csv",
+        ],
+    )
+    assert flags.stdout == "payouts_match,cash_out\ntrue,false\n"
 
 
 def test_stdin_pokerstars_is_detected_counted_and_hashed(tmp_path: Path) -> None:

@@ -469,6 +469,8 @@ def _undecodable(
             hand_id=hand_id,
         )
     if complete:
+        if not raw.lstrip().startswith(b"{"):  # not even the start of a hand: say so
+            message += "; a hand log line is one JSON object (is this file a hand log?)"
         return Reject(
             source, line, RejectCode.MALFORMED_JSON, message, _excerpt(raw), None, hand_id
         )

@@ -66,7 +66,7 @@ def sections(audit: Audit) -> list[Section]:
                 ("lake", audit.lake),
                 ("runs", str(audit.runs)),
                 ("hands", str(audit.hands)),
-                ("rejected inputs", str(audit.rejects)),
+                ("rejects (input that is not a hand)", str(audit.rejects)),
                 ("first hand", audit.first_hand_at or "-"),
                 ("last hand", audit.last_hand_at or "-"),
                 ("fairness of the deal", fair.verdict),
