@@ -285,6 +285,9 @@ def test_stacks_must_carry_over_between_hands(made: Path) -> None:
     assert [(c.hand_id, c.player, c.expected, c.found) for c in carries] == [
         ("OAK-1006", "Cy", "100.50", "120.50")
     ]
+    assert carries[0].message.endswith(
+        "(more: a top-up or rebuy between the hands, which logs do not record?)"
+    )
 
 
 def test_a_player_seated_twice_is_found(made: Path) -> None:
@@ -363,3 +366,10 @@ def test_cli_exit_codes(made: Path, tmp_path: Path) -> None:
     assert "no lake" in missing.output
     usage = runner.invoke(app, ["audit", "--lake", str(made), "--format", "xml"])
     assert usage.exit_code == 2
+
+
+def test_a_stack_that_shrank_between_hands_is_told_apart_from_a_top_up() -> None:
+    from pipeline.reports.audit import _carry_cause
+
+    assert _carry_cause(10_050, 12_050).startswith(" (more: a top-up or rebuy")
+    assert _carry_cause(12_050, 10_050) == " (less: chips gone between the hands)"

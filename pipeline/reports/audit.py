@@ -532,7 +532,15 @@ def _carries(con: duckdb.DuckDBPyConnection, session_gap: int, cap: int) -> Rows
             expected=_money(end, scale),
             found=_money(start, scale),
             message=f"{player} ended {prev_hand} with {_money(end, scale)} and starts "
-            f"{hand} with {_money(start, scale)}",
+            f"{hand} with {_money(start, scale)}" + _carry_cause(end, start),
         )
         for site, table, prev_hand, hand, seat, player, scale, end, start in rows
     ], total
+
+
+def _carry_cause(end: object, start: object) -> str:
+    """What a change of stack between two hands may be: chips added are what a top-up or a
+    rebuy does (logs do not record them); chips gone, no rule explains."""
+    if isinstance(end, int) and isinstance(start, int) and start > end:
+        return " (more: a top-up or rebuy between the hands, which logs do not record?)"
+    return " (less: chips gone between the hands)"
