@@ -34,7 +34,7 @@ import io
 import itertools
 import re
 import tempfile
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO
 
@@ -143,15 +143,12 @@ def read_pokerstars(
             yield from read_pokerstars_stream(stream, name)
             return
         first_pass = _Reads(stream)
-        items = _parse_stream(first_pass, name)
-        first = list(itertools.islice(items, BUFFERED_HANDS + 1))
-        if len(first) <= BUFFERED_HANDS:
-            yield from _one_tool_per_file(first)
-            return
-        converted = _any_converted(first) or _any_converted(items)
-        del first
-        stream.seek(0)  # the same bytes again, even if the file has grown meanwhile
-        yield from _marked(_parse_stream(_Reads(stream, limit=first_pass.count), name), converted)
+
+        def again() -> Iterator[HandRecord | Reject]:
+            stream.seek(0)  # the same bytes again, even if the file has grown meanwhile
+            return _parse_stream(_Reads(stream, limit=first_pass.count), name)
+
+        yield from _one_tool(_parse_stream(first_pass, name), again)
 
 
 def read_pokerstars_stream(stream: Readable, source: str) -> Iterator[HandRecord | Reject]:
@@ -164,15 +161,27 @@ def read_pokerstars_stream(stream: Readable, source: str) -> Iterator[HandRecord
     disk), and read again from there, so memory does not grow with its size.
     """
     with tempfile.SpooledTemporaryFile(max_size=SPOOL_MEMORY_BYTES) as spool:
-        items = _parse_stream(_Copied(stream, spool), source)
-        first = list(itertools.islice(items, BUFFERED_HANDS + 1))
-        if len(first) <= BUFFERED_HANDS:
-            yield from _one_tool_per_file(first)
-            return
-        converted = _any_converted(first) or _any_converted(items)
-        del first
-        spool.seek(0)  # every byte the first pass read, and nothing else
-        yield from _marked(_parse_stream(spool, source), converted)
+
+        def again() -> Iterator[HandRecord | Reject]:
+            spool.seek(0)  # every byte the first pass read, and nothing else
+            return _parse_stream(spool, source)
+
+        yield from _one_tool(_parse_stream(_Copied(stream, spool), source), again)
+
+
+def _one_tool(
+    items: Iterator[HandRecord | Reject], again: Callable[[], Iterator[HandRecord | Reject]]
+) -> Iterator[HandRecord | Reject]:
+    """Mark the hands of one input as one tool wrote them (see :func:`_one_tool_per_file`):
+    up to :data:`BUFFERED_HANDS` of the first pass are held; past that, the first pass is
+    read through only to tell, and ``again()`` reads the input a second time to yield it."""
+    first = list(itertools.islice(items, BUFFERED_HANDS + 1))
+    if len(first) <= BUFFERED_HANDS:
+        yield from _one_tool_per_file(first)
+        return
+    converted = _any_converted(first) or _any_converted(items)
+    del first
+    yield from _marked(again(), converted)
 
 
 class _Copied:
