@@ -10,20 +10,16 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import json
-import os
-import select
-import signal
 import sys
-from collections.abc import Iterable
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import duckdb
 import typer
 from rich.markup import escape
-from typer.core import TyperCommand, TyperGroup, TyperOption
+from typer.core import TyperCommand
 
 from pipeline import __version__
 from pipeline.check import CheckSummary, Duplicate, check_paths
@@ -40,6 +36,17 @@ from pipeline.cli_output import (
     render,
     report_dict,
     stderr,
+)
+from pipeline.cli_shell import (
+    EXIT_ENVIRONMENT,
+    EXIT_OK,
+    EXIT_USAGE,
+    EXIT_VIOLATIONS,
+    HelpCommand,
+    HelpGroup,
+    end_on_broken_pipe,
+    reflowed,
+    stdout_closed,
 )
 from pipeline.convert import OUTPUT_FORMATS, convert
 from pipeline.files import replaced
@@ -64,50 +71,11 @@ from pipeline.rules import ENGINE, RULE_SETS, RuleSet, UnknownRuleSet, get_rule_
 from pipeline.run import run_lake
 from pipeline.violations import Reject
 
-if TYPE_CHECKING:  # Typer's own click, for the types of the help methods Typer calls
-    from typer._click import Context as ClickContext
-    from typer._click import HelpFormatter
-
 __all__ = ["app", "main"]
-
-EXIT_OK = 0
-EXIT_VIOLATIONS = 1
-EXIT_USAGE = 2
-EXIT_ENVIRONMENT = 3
-EXIT_BROKEN_PIPE = 128 + signal.SIGPIPE
-"""A broken pipe (``croupier … | head``): 141, the status of a process SIGPIPE ended."""
-
-
-def _hide_flag_types(params: Iterable[object]) -> None:
-    """Show no type for an on/off flag in help (``--quiet``, not ``--quiet <bool>``).
-
-    Typer shows every option's type, a flag's too, as if it took a value; an empty metavar
-    leaves the help's type column blank. A flag takes no value, so nothing else reads it.
-    """
-    for param in params:
-        if isinstance(param, TyperOption) and param.is_bool_flag and param.metavar is None:
-            param.metavar = ""
-
-
-class _Command(TyperCommand):
-    """A command whose help shows no type for its flags."""
-
-    def format_help(self, ctx: ClickContext, formatter: HelpFormatter) -> None:
-        _hide_flag_types(self.get_params(ctx))
-        super().format_help(ctx, formatter)
-
-
-class _Group(TyperGroup):
-    """The ``croupier`` group, whose help shows no type for its flags."""
-
-    def format_help(self, ctx: ClickContext, formatter: HelpFormatter) -> None:
-        _hide_flag_types(self.get_params(ctx))
-        super().format_help(ctx, formatter)
-
 
 app = typer.Typer(
     name="croupier",
-    cls=_Group,
+    cls=HelpGroup,
     help="Croupier: replay, judge and settle Omaha hand histories, and write a Parquet lake.",
     no_args_is_help=True,
     add_completion=False,
@@ -762,12 +730,12 @@ def main(argv: list[str] | None = None) -> int:
         code = _run(args)
         sys.stdout.flush()  # what is still buffered fails here, not at interpreter exit
     except BrokenPipeError as error:
-        if _stdout_closed():
-            return _end_on_broken_pipe()
+        if stdout_closed():
+            return end_on_broken_pipe()
         return _environment_error(error, args)  # another pipe (a worker's): say so
     except SystemExit as done:  # rich ends on a broken pipe of its console with status 1
         if isinstance(done.__context__, BrokenPipeError):  # (having put devnull in its place)
-            return _end_on_broken_pipe()
+            return end_on_broken_pipe()
         raise
     return code
 
@@ -780,36 +748,6 @@ def _environment_error(error: OSError, args: list[str]) -> int:
     text = escape(f"{error.strerror or error}{target}")
     stderr.print(f"[bold red]error:[/] {text}", soft_wrap=True)
     return EXIT_ENVIRONMENT
-
-
-def _stdout_closed() -> bool:
-    """Tell whether the process's standard output is a pipe whose reader has gone (the
-    kernel reports an error condition on its write end)."""
-    try:
-        fd = sys.__stdout__.fileno() if sys.__stdout__ is not None else -1
-        if fd < 0:
-            return False
-        poller = select.poll()
-        poller.register(fd, select.POLLOUT)
-        return any(event & (select.POLLERR | select.POLLHUP) for _, event in poller.poll(0))
-    except (AttributeError, OSError, ValueError):  # not a file (a test's capture)
-        return False
-
-
-def _end_on_broken_pipe() -> int:
-    """Point stdout at devnull, so nothing is flushed into the closed pipe at exit; return 141.
-
-    As the Python docs advise (signal module, "Note on SIGPIPE"). Typer may have wrapped
-    stdout, so its file descriptor is replaced, not the object.
-    """
-    try:
-        fd = sys.stdout.fileno()
-    except (AttributeError, OSError, ValueError):  # not a file (a test's capture): nothing to do
-        return EXIT_BROKEN_PIPE
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, fd)
-    os.close(devnull)
-    return EXIT_BROKEN_PIPE
 
 
 def _run(args: list[str]) -> int:
@@ -836,19 +774,10 @@ def _run(args: list[str]) -> int:
     return code if isinstance(code, int) else EXIT_OK
 
 
-def _reflowed(doc: str) -> str:
-    """Return a docstring with each paragraph on one line.
-
-    Rich markup mode keeps single line breaks, so text wrapped in the source would be
-    wrapped twice (ragged) in a terminal narrower than the source lines.
-    """
-    return "\n\n".join(" ".join(part.split()) for part in inspect.cleandoc(doc).split("\n\n"))
-
-
 for _command in app.registered_commands:
-    _command.help = _reflowed(inspect.getdoc(_command.callback) or "")
+    _command.help = reflowed(inspect.getdoc(_command.callback) or "")
     if _command.cls in (None, TyperCommand):  # Typer's default: show flags without a type
-        _command.cls = _Command
+        _command.cls = HelpCommand
 
 
 def _usage_error(error: Exception) -> int:
