@@ -184,8 +184,9 @@ def build_pots(
     reached; each pot holds every player's chips between two levels, and only players in
     for the upper level may win it. Antes (``antes[i]``, part of ``dead[i]``) are cut the
     same way on their own, so a player all-in on part of an ante wins only what they
-    matched. Other dead money (a dead small blind) belongs to the main pot. Pots open to
-    the same players are one pot.
+    matched. Other dead money (a dead small blind) belongs to the main pot, which a player
+    all-in on dead money alone may win too (with no live chips, that pot is the dead money
+    alone). Pots open to the same players are one pot.
 
     >>> build_pots([50, 100, 100, 30], [False, False, False, True])
     [(180, (0, 1, 2)), (100, (1, 2))]
@@ -195,6 +196,8 @@ def build_pots(
     [(30, (0, 1, 2)), (200, (1, 2))]
     >>> build_pots([5, 10, 10], [False, False, False], dead=[5, 10, 10], antes=[5, 10, 10])
     [(15, (0, 1, 2)), (10, (1, 2))]
+    >>> build_pots([10, 10, 10, 5], [False, False, False, False], dead=[0, 0, 0, 5])
+    [(5, (0, 1, 2, 3)), (30, (0, 1, 2))]
     """
     n = len(invested)
     dead = dead or [0] * n
@@ -214,10 +217,11 @@ def build_pots(
             else:
                 pots.append((amount, eligible))
     if other_dead:
-        if pots:
-            pots[0] = (pots[0][0] + other_dead, pots[0][1])
-        else:
-            pots.append((other_dead, tuple(i for i, out in enumerate(folded) if not out)))
+        everyone = tuple(i for i, out in enumerate(folded) if not out)
+        if pots and pots[0][1] == everyone:
+            pots[0] = (pots[0][0] + other_dead, everyone)
+        else:  # a player all-in on dead money alone matched no live chips: a pot of its own
+            pots.insert(0, (other_dead, everyone))
     return pots
 
 

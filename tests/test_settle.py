@@ -878,6 +878,32 @@ def test_dead_small_blind_is_in_the_main_pot_a_short_all_in_can_win() -> None:
     assert _shares(settlement) == [(0, 1, WHOLE, 1, 1550), (1, 1, WHOLE, 2, 2000)]
 
 
+def test_a_player_all_in_on_a_dead_blind_alone_can_win_the_dead_money() -> None:
+    """R2.dead-blind, R8.side-pots: seat 4 posts a dead 0.50 with its whole stack (no live
+    chip); seats 1-3 put in 1.00 each and check down. Seat 4's kings win the 0.50 it put
+    in; seat 2's two pair wins the 3.00 side pot (a pot of 3.50 with no place for seat 4
+    gave it nothing, with no violation)."""
+    hole = {1: "9s9h8s8h", 2: "2d3d4c4s", 3: "QhQdJhJd", 4: "AhAdKsKc"}
+    actions = [
+        *blinds(),
+        post(4, "dead", "0.50", all_in=True),
+        *_deals(hole),
+        call(3, "1.00"),
+        call(1, "0.50"),
+        check(2),
+        *checked_streets([1, 2, 3], ("Kh7d2c", "3s", "Tc")),
+        *_shows(hole, 1, 2, 3, 4),
+    ]
+    settlement = _settle(
+        actions, seats=4, betting="no-limit", stacks=["100.00", "100.00", "100.00", "0.50"]
+    )
+    assert [(p.amount, p.eligible) for p in settlement.pots] == [
+        (50, (1, 2, 3, 4)),
+        (300, (1, 2, 3)),
+    ]
+    assert _shares(settlement) == [(0, 1, WHOLE, 4, 50), (1, 1, WHOLE, 2, 300)]
+
+
 ANTE_HOLE = {1: "AhKhQhJh", 2: "8d9dTdJd", 3: "5c6c7c8c"}
 """Seat 1 a pair of kings, seat 2 a pair of nines, seat 3 the straight (on 2c3d4h 9s Kd)."""
 
