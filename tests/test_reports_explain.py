@@ -240,7 +240,19 @@ def test_a_payout_that_differs_from_the_log_is_marked() -> None:
     assert all(p.seq is None and p.rule.text for p in mismatches)
     page = to_html(e)
     assert page.count('<tr class="differs">') == 2
-    assert "DIFFERS" in to_text(e)
+    text = to_text(e)
+    assert "DIFFERS: the log pays $10.00 less" in text  # seat 2, paid nothing
+    assert "DIFFERS: the log pays $10.00 more" in text  # seat 3, paid the side pot
+
+
+def test_a_partial_hand_says_its_log_is_incomplete_not_that_everything_follows_the_rules() -> None:
+    hand = build([post(1, "small", "0.50"), post(2, "big", "1.00"), call(3, "1.00")], partial=True)
+    e = explain(hand, STANDARD)
+    assert e.status == "partial"
+    text = to_text(e)
+    assert "The log is incomplete: it stops before the hand ends" in text
+    assert "None in the actions the log records; the payouts cannot be checked" in text
+    assert "every payout follows the rules" not in text
 
 
 def test_explanation_fields_are_plain_data() -> None:
@@ -480,6 +492,18 @@ GOLDEN_HANDS = (
         ("txt", "md", "json"),
     ),
     ("phh-wsop-fo8", "phh/wsop-2023-43-5/12.phh", "12", ("txt", "md", "json")),
+    (
+        "ps-cash-out",
+        "pokerstars/fpdb/cash/Stars/Flop/6-Card-PLO-6max-USD-0.05-0.10-202111.cash.out.txt",
+        "231645858339",
+        ("txt", "json"),
+    ),
+    (
+        "ps-cancelled",
+        "pokerstars/fpdb/cash/Stars/Flop/LO8-6max-USD-0.05-0.10-20090315.Hand-cancelled.txt",
+        "25979907808",
+        ("txt",),
+    ),
 )
 """Each golden case: its name, the corpus file, the hand, and the formats pinned."""
 

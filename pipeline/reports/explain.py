@@ -26,7 +26,7 @@ from pathlib import Path
 from pipeline.cards import UNKNOWN, format_cards
 from pipeline.evaluate import best_high, best_low8
 from pipeline.lake.rows import positions
-from pipeline.model import Action, ActionType, Betting, Blind, HandRecord, Variant
+from pipeline.model import Action, ActionType, Betting, Blind, HandRecord, Status, Variant
 from pipeline.money import format_amount
 from pipeline.reports.explain_source import (
     ExplainError,
@@ -41,6 +41,7 @@ from pipeline.settle import Award, Half, Pot, Settlement, hand_status, settle
 from pipeline.violations import Code, Violation
 
 __all__ = [
+    "CASH_OUT_RULE",
     "ActionRow",
     "Board",
     "ExplainError",
@@ -63,6 +64,9 @@ __all__ = [
 
 
 # ------------------------------------------------------------------------------ records
+
+CASH_OUT_RULE = "R9.cash-out"
+"""The rule a cash-out is paid by: the cash-out amount instead of the player's share."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +200,9 @@ class PlayerMoney:
     """One player's money: recomputed by the rules beside what the log recorded.
 
     ``won_recorded``/``final_recorded`` are ``None`` when the log records none;
-    ``matches`` is ``None`` when there is nothing to compare.
+    ``matches`` is ``None`` when there is nothing to compare. A player who cashed out
+    (``cash_out``, less ``cash_out_fee``) is paid that instead of ``won`` (R9.cash-out),
+    which ``final_stack`` counts.
     """
 
     seat: int
@@ -208,6 +214,7 @@ class PlayerMoney:
     final_recorded: int | None
     cash_out: int | None
     matches: bool | None
+    cash_out_fee: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,6 +271,8 @@ class Explanation:
             for share in pot.shares:
                 for quote in share.rules:
                     seen.setdefault(quote.id, quote)
+        if any(p.cash_out is not None for p in self.players):
+            seen.setdefault(CASH_OUT_RULE, _quote(CASH_OUT_RULE))
         return tuple(seen.values())
 
 
@@ -368,7 +377,18 @@ def explain(hand: HandRecord, rules: RuleSet, *, source: Path | None = None) -> 
             f"{unplaced} action(s) have no line of their own: the log implies them without "
             "writing them (an uncalled bet returned, say)."
         )
-    if not settled.complete and judged.status.value not in ("void", "invalid"):
+    status = hand_status(judged, settled)
+    if status is Status.PARTIAL:
+        notes.append(
+            "The log is incomplete: it stops before the hand ends, so its pots cannot be "
+            "awarded and no payout is checked; stacks are as of the last action recorded."
+        )
+    elif status is Status.VOID:
+        notes.append(
+            "The site cancelled this hand: it is void, every chip put in goes back to its "
+            "owner and nothing in it fails (R3.misdeal)."
+        )
+    elif not settled.complete and status is not Status.INVALID:
         notes.append("The pots could not be awarded: a hand at showdown is not fully known.")
     result = hand.result
     return Explanation(
@@ -394,7 +414,7 @@ def explain(hand: HandRecord, rules: RuleSet, *, source: Path | None = None) -> 
         source=hand.source,
         line=hand.line,
         rules=rules.label,
-        status=hand_status(judged, settled).value,
+        status=status.value,
         payouts_match=settled.payouts_match,
         flags=_flags(hand),
         seats=_seats(hand, judged),
@@ -746,9 +766,10 @@ def _tie(
         return Note(f"{text}: {money(group[0].amount)} each", _quote(rule))
     top = max(amounts)
     odd = [names.get(a.seat, str(a.seat)) for a in group if a.amount == top]
+    chips = "the odd chip goes" if len(odd) == 1 else "the odd chips go"
     text += (
-        f": {', '.join(money(a.amount) for a in group)}; the odd chip goes to "
-        f"{_and(odd)}, first from the left of the button"
+        f": {', '.join(money(a.amount) for a in group)}; {chips} to {_and(odd)}: of the "
+        "tied players, the first clockwise from the button"
     )
     return Note(text, _quote("R8.odd-chips"))
 
@@ -766,6 +787,7 @@ def _players(hand: HandRecord, judged: Replay, settled: Settlement) -> tuple[Pla
     collected: dict[int, int] | None = None
     finals: dict[int, int] | None = None
     cash: dict[int, int] = {}
+    fees: dict[int, int] = {}
     if result is not None:
         if result.collected:
             collected = defaultdict(int)
@@ -774,6 +796,7 @@ def _players(hand: HandRecord, judged: Replay, settled: Settlement) -> tuple[Pla
         if result.final_stacks:
             finals = {s.seat: s.amount for s in result.final_stacks}
         cash = {c.seat: c.amount for c in result.cash_outs}
+        fees = {c.seat: c.fee for c in result.cash_outs}
     compare = settled.payouts_match is not None
     rows = []
     for i, seat in sorted(enumerate(judged.seats), key=lambda item: item[1]):
@@ -798,6 +821,7 @@ def _players(hand: HandRecord, judged: Replay, settled: Settlement) -> tuple[Pla
                 final_recorded=final_recorded,
                 cash_out=cash.get(seat),
                 matches=matches,
+                cash_out_fee=fees.get(seat),
             )
         )
     return tuple(rows)

@@ -20,7 +20,7 @@ from typing import Literal
 import msgspec
 
 from pipeline.money import format_amount
-from pipeline.reports.explain import Explanation, PotRow, Problem, money_text
+from pipeline.reports.explain import CASH_OUT_RULE, Explanation, PotRow, Problem, money_text
 
 __all__ = ["FORMATS", "render", "to_html", "to_json", "to_markdown", "to_text"]
 
@@ -38,6 +38,7 @@ _MONEY_FIELDS = frozenset(
         "big_bet",
         "big_blind",
         "cash_out",
+        "cash_out_fee",
         "fees",
         "final_recorded",
         "final_stack",
@@ -150,6 +151,8 @@ def _facts(e: Explanation, money: _Money) -> list[tuple[str, str]]:
     errors = sum(1 for p in e.problems if p.severity == "error")
     warnings = len(e.problems) - errors
     verdict = f"status {e.status}; {errors} error(s), {warnings} warning(s); {paid}"
+    if e.status == "void":  # as croupier check says: a cancelled hand fails nothing
+        verdict = f"status void: cancelled by the site, fails nothing; {paid}"
     items = [
         ("Hand", f"{e.croupier_id} (the site's hand number: {e.hand_id})"),
         ("Site", e.site),
@@ -232,9 +235,29 @@ def _boards(e: Explanation) -> list[_Block]:
     return [_Para(f"The board was run {len(e.boards)} times."), table]
 
 
+_NO_SHOWDOWN = {
+    "ok": "No showdown: the hand ended before the cards were compared.",
+    "void": "No showdown: the site cancelled the hand.",
+    "partial": "No showdown in the log: it stops before the hand ends.",
+    "invalid": "No showdown: the replay stopped at an action that makes the rest meaningless.",
+}
+_NO_POT = {
+    "void": "No pot was awarded: the site cancelled the hand, and every chip put in goes back.",
+    "partial": "No pot was awarded: the log stops before the hand ends.",
+    "invalid": "No pot was awarded: the replay stopped at an action that makes the rest "
+    "meaningless (see the problems).",
+}
+_NO_PROBLEM = {
+    "ok": "None: every action and every payout follows the rules.",
+    "void": "None: a hand the site cancelled fails nothing.",
+    "partial": "None in the actions the log records; the payouts cannot be checked (the log "
+    "is incomplete).",
+}
+
+
 def _showdown(e: Explanation) -> list[_Block]:
     if not e.showdown:
-        return [_Para("No showdown: the hand ended before the cards were compared.")]
+        return [_Para(_NO_SHOWDOWN.get(e.status, _NO_SHOWDOWN["ok"]))]
     hilo = any(s.low for s in e.showdown)
     headers = ["Board", "Player", "Hole cards", "High hand", "Five cards used"]
     if hilo:
@@ -253,7 +276,7 @@ def _showdown(e: Explanation) -> list[_Block]:
 
 def _pots(e: Explanation, money: _Money) -> list[_Block]:
     if not e.pots:
-        return [_Para("No pot was awarded (the hand was void or could not be replayed).")]
+        return [_Para(_NO_POT.get(e.status, "No pot was awarded."))]
     blocks: list[_Block] = []
     for pot in e.pots:
         blocks.append(_Para(_pot_head(pot, money)))
@@ -316,8 +339,13 @@ def _players(e: Explanation, money: _Money) -> list[_Block]:
     )
     for p in e.players:
         check = {None: "", True: "matches", False: "DIFFERS"}[p.matches]
+        if p.matches is False:
+            check += _difference(p.won, p.won_recorded, p.final_stack, p.final_recorded, money)
         if p.cash_out is not None:
-            check = f"{check}; cashed out for {money(p.cash_out)}".lstrip("; ")
+            paid = f"paid the cash-out {money(p.cash_out)}"
+            if p.cash_out_fee:
+                paid += f" less a {money(p.cash_out_fee)} fee"
+            check = f"{check}; {paid} instead [{CASH_OUT_RULE}]".lstrip("; ")
         table.add(
             [
                 str(p.seat),
@@ -335,15 +363,36 @@ def _players(e: Explanation, money: _Money) -> list[_Block]:
         _Para(
             "Won (rules) is what Croupier pays by the rules; Collected (log) is what the site "
             "recorded. A difference is marked DIFFERS."
+            + (
+                " A player who cashed out is paid the cash-out instead of what they won, and "
+                "their final stack counts the cash-out."
+                if any(p.cash_out is not None for p in e.players)
+                else ""
+            )
         ),
         table,
     ]
 
 
+def _difference(
+    won: int, won_log: int | None, final: int, final_log: int | None, money: _Money
+) -> str:
+    """Say by how much the log's payout (else its final stack) differs from the rules'."""
+    for what, rules, log in (("pays", won, won_log), ("leaves", final, final_log)):
+        if log is not None and log != rules:
+            more = "more" if log > rules else "less"
+            return f": the log {what} {money(abs(log - rules))} {more}"
+    return ""
+
+
 def _problems(e: Explanation) -> list[_Block]:
     if not e.problems:
-        return [_Para("None: every action and every payout follows the rules.")]
+        return [_Para(_NO_PROBLEM.get(e.status, _NO_PROBLEM["ok"]))]
     blocks: list[_Block] = []
+    if e.status == "void":
+        blocks.append(
+            _Para("The site cancelled the hand: what it lacks is why, and fails nothing.")
+        )
     for p in e.problems:
         where = "the hand as a whole" if p.seq is None else f"action #{p.seq}"
         who = f" ({p.player}, seat {p.seat})" if p.player else ""
