@@ -349,6 +349,7 @@ def test_locate_by_site_number_and_by_croupier_id(lake: Path) -> None:
     assert (by_id.hand.site, by_id.hand.hand_id) == ("SampleRoom", "SAMPLE-0006")
     assert by_id.rules == STANDARD.label
     assert by_id.hand.source == str(SAMPLES / "hilo.jsonl")
+    assert locate(lake, "sampleroom:SAMPLE-0006").hand == by_id.hand  # the site in any case
     with pytest.raises(ExplainError, match="no hand 'SAMPLE-9999'"):
         locate(lake, "SAMPLE-9999")
     with pytest.raises(ExplainError, match="no hand 'Other:SAMPLE-0006'"):

@@ -214,8 +214,13 @@ def _wanted(ref: str) -> set[str]:
 
 def _pick(keys: Sequence[tuple[str, str]], ref: str) -> list[int]:
     """Return the indices of ``keys`` (site, hand id) that ``ref`` names: Croupier's ids
-    first, else the site's hand numbers."""
-    exact = [k for k, (site, hand_id) in enumerate(keys) if f"{site}:{hand_id}" == ref]
+    first (the site in any case: ``pokerstars:1`` is ``PokerStars:1``), else the site's
+    hand numbers."""
+    exact = [
+        k
+        for k, (site, hand_id) in enumerate(keys)
+        if ref.endswith(f":{hand_id}") and ref[: -len(hand_id) - 1].casefold() == site.casefold()
+    ]
     return exact or [k for k, (_, hand_id) in enumerate(keys) if hand_id == ref]
 
 
