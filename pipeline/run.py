@@ -400,17 +400,14 @@ def run_lake(
                 report.inputs.append(entry)
                 progress("file", 1)
                 first_file = len(added)
-                tasks = _tasks_of(
-                    name,
-                    sha,
+                cut = _Cut(
                     report.run_id,
                     rules,
                     remote or str(staging),
                     _chunk_size(chunk_hands, size, pool.slots if pool else count),
                     task_id,
-                    entry,
-                    input_format,
                 )
+                tasks = _tasks_of(name, sha, cut, entry, input_format)
                 assert pool is not None  # opened whenever there is a plan
                 for result in pool.map(process_chunk, tasks):
                     task_id = max(task_id, result.task_id + 1)
@@ -486,16 +483,44 @@ def _chunk_size(most: int, size: int, workers: int) -> int:
     return max(min(most, share), min(most, 500))
 
 
+@dataclass(frozen=True, slots=True)
+class _Cut:
+    """How one input is cut into tasks: the run, its rules and staging, ``size`` lines or
+    records a task, task ids from ``first_id``."""
+
+    run_id: str
+    rules: RuleSet
+    staging: str
+    size: int
+    first_id: int
+
+    def task(
+        self,
+        task_id: int,
+        source: str,
+        sha: str,
+        *,
+        lines: list[tuple[int, bytes, bool]] | None = None,
+        rejects: list[Reject] | None = None,
+        records: list[HandRecord | Reject] | None = None,
+    ) -> ChunkTask:
+        """Return the task of one chunk of an input: raw lines (and the rejects found
+        cutting them), or a reader's records."""
+        return ChunkTask(
+            task_id,
+            source,
+            sha,
+            lines or [],
+            rejects or [],
+            self.run_id,
+            self.rules,
+            self.staging,
+            records or [],
+        )
+
+
 def _tasks_of(
-    name: str,
-    sha: str,
-    run_id: str,
-    rules: RuleSet,
-    staging: str,
-    size: int,
-    first_id: int,
-    entry: InputEntry,
-    input_format: str | None,
+    name: str, sha: str, cut: _Cut, entry: InputEntry, input_format: str | None
 ) -> Iterator[ChunkTask]:
     """Cut one input into chunk tasks, reading it once (stdin is hashed as it is read).
 
@@ -504,78 +529,51 @@ def _tasks_of(
     or told from its first bytes, as a file's is.
     """
     if name == "-":
-        yield from _stdin_tasks(run_id, rules, staging, size, first_id, entry, input_format)
+        yield from _stdin_tasks(cut, entry, input_format)
         return
     fmt = input_format or detect_format(name)
     if fmt != "jsonl":
-        records = read_hands(name, input_format=fmt)
-        yield from _record_tasks(records, name, sha, run_id, rules, staging, size, first_id)
+        yield from _record_tasks(read_hands(name, input_format=fmt), name, sha, cut)
         return
     with open(name, "rb") as stream:
-        yield from _line_tasks(stream, name, sha, run_id, rules, staging, size, first_id)
+        yield from _line_tasks(stream, name, sha, cut)
 
 
-def _stdin_tasks(
-    run_id: str,
-    rules: RuleSet,
-    staging: str,
-    size: int,
-    first_id: int,
-    entry: InputEntry,
-    input_format: str | None,
-) -> Iterator[ChunkTask]:
+def _stdin_tasks(cut: _Cut, entry: InputEntry, input_format: str | None) -> Iterator[ChunkTask]:
     """Cut stdin into chunk tasks as :func:`_tasks_of` cuts a file; once it is read to its
     end, ``entry`` gets the sha256 and size of every byte of it."""
     reader = _HashingReader(sys.stdin.buffer)
     fmt, stream = open_stream(reader, input_format)
     if fmt == "jsonl":
-        yield from _line_tasks(stream, "<stdin>", "stdin", run_id, rules, staging, size, first_id)
+        yield from _line_tasks(stream, "<stdin>", "stdin", cut)
     else:
-        records = stream_reader(fmt)(stream, "<stdin>")
-        yield from _record_tasks(
-            records, "<stdin>", "stdin", run_id, rules, staging, size, first_id
-        )
+        yield from _record_tasks(stream_reader(fmt)(stream, "<stdin>"), "<stdin>", "stdin", cut)
     reader.finish()
     entry.sha256 = reader.digest.hexdigest()
     entry.size = reader.size
 
 
-def _line_tasks(
-    stream: IO[bytes],
-    source: str,
-    sha: str,
-    run_id: str,
-    rules: RuleSet,
-    staging: str,
-    size: int,
-    first_id: int,
-) -> Iterator[ChunkTask]:
-    """Cut a JSON Lines stream into tasks of ``size`` raw lines, numbered from ``first_id``."""
-    for task_id, (lines, rejects) in enumerate(_chunks(stream, source, size), start=first_id):
-        yield ChunkTask(task_id, source, sha, lines, rejects, run_id, rules, staging)
+def _line_tasks(stream: IO[bytes], source: str, sha: str, cut: _Cut) -> Iterator[ChunkTask]:
+    """Cut a JSON Lines stream into tasks of ``cut.size`` raw lines."""
+    chunks = enumerate(_chunks(stream, source, cut.size), start=cut.first_id)
+    for task_id, (lines, rejects) in chunks:
+        yield cut.task(task_id, source, sha, lines=lines, rejects=rejects)
 
 
 def _record_tasks(
-    items: Iterable[HandRecord | Reject],
-    source: str,
-    sha: str,
-    run_id: str,
-    rules: RuleSet,
-    staging: str,
-    size: int,
-    first_id: int,
+    items: Iterable[HandRecord | Reject], source: str, sha: str, cut: _Cut
 ) -> Iterator[ChunkTask]:
-    """Cut a reader's records into tasks of ``size`` records, numbered from ``first_id``."""
-    task_id = first_id
+    """Cut a reader's records into tasks of ``cut.size`` records."""
+    task_id = cut.first_id
     records: list[HandRecord | Reject] = []
     for item in items:
         records.append(item)
-        if len(records) >= size:
-            yield ChunkTask(task_id, source, sha, [], [], run_id, rules, staging, records)
+        if len(records) >= cut.size:
+            yield cut.task(task_id, source, sha, records=records)
             task_id += 1
             records = []
     if records:
-        yield ChunkTask(task_id, source, sha, [], [], run_id, rules, staging, records)
+        yield cut.task(task_id, source, sha, records=records)
 
 
 def _account(
