@@ -30,6 +30,7 @@ from tests.handbuilder import (
     play,
     post,
     raise_to,
+    step,
     uncalled,
 )
 
@@ -407,3 +408,13 @@ def test_legal_range_shape() -> None:
     """R4.actions: the first pre-flop action sees call 1.00 and raise-to 2.00 … 3.50."""
     result = play([*LIMPED, *checked_streets([1, 2, 3])])
     assert legal_at(result, 2) == Legal(to_call="1.00", min_to="2.00", max_to="3.50")
+
+
+def test_the_pot_before_an_uncalled_bet_line_still_holds_the_bet_it_returns() -> None:
+    """R4.uncalled: the rules return the bet when the round closes (at the last fold), and
+    the log's line says so after; 'pot before' that line still counts the returned chips,
+    as every other action's does (3.00 limped + 3.00 bet = 6.00)."""
+    result = play([*LIMPED, board("2c3d4h"), bet(1, "3.00"), fold(2), fold(3), uncalled(1, "3.00")])
+    assert found(result) == []
+    assert step(result, 8).pot_before == 600  # the last fold: the bet is in the middle
+    assert step(result, 9).pot_before == 600  # and still is until this line returns it
