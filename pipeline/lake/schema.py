@@ -171,7 +171,12 @@ ACTIONS = pa.schema(
         _f("amount", _MONEY, "Chips this action moved."),
         _f("to_amount", _MONEY, "The player's street total after a bet, raise or call."),
         _f("pot_before", _MONEY, "Every chip in the middle before the action.", False),
-        _f("to_call", _MONEY, "What the player owed before acting (betting actions)."),
+        _f(
+            "to_call",
+            _MONEY,
+            "What the player could call before acting: what they owed, or their whole stack "
+            "when that was less (betting actions).",
+        ),
         _f("min_to", _MONEY, "Smallest legal bet/raise total (when a raise was allowed)."),
         _f("max_to", _MONEY, "Largest legal bet/raise total (when a raise was allowed)."),
         _f("stack_before", _MONEY, "The player's stack before acting (betting actions)."),

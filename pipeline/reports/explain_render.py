@@ -216,8 +216,9 @@ def _actions(e: Explanation, money: _Money) -> list[_Block]:
     blocks: list[_Block] = [
         _Para(
             "'Pot before' counts every chip in the middle before the action; 'To call' is "
-            "what the player owed; 'Allowed' is what the rules let them do. Line is the "
-            f"action's line in {e.source}."
+            "what the player could call (what they owed, or all they had when that was "
+            "less); 'Allowed' is what the rules let them do. Line is the action's line in "
+            f"{e.source}."
         ),
         table,
     ]
