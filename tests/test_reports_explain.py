@@ -47,6 +47,7 @@ from tests.handbuilder import (
     post,
     raise_to,
     show,
+    uncalled,
     with_result,
 )
 
@@ -253,6 +254,22 @@ def test_a_partial_hand_says_its_log_is_incomplete_not_that_everything_follows_t
     assert "The log is incomplete: it stops before the hand ends" in text
     assert "None in the actions the log records; the payouts cannot be checked" in text
     assert "every payout follows the rules" not in text
+
+
+def test_a_returned_bet_of_the_wrong_amount_is_one_error_and_the_verdict_says_so() -> None:
+    """R4.uncalled: seat 3 raises to 3.00 and both blinds fold; the rules return 2.00 and
+    the log 1.90. One error at the line (not a second one for a return 'the log does not'
+    make); the pot before it still holds the 2.00; the verdict does not say every payout
+    matches."""
+    hand = build(
+        [*blinds(), raise_to(3, "3.00"), fold(1), fold(2), uncalled(3, "1.90")],
+    )
+    hand = with_result(hand, {"rake": "0", "collected": [collected(3, "2.50")]})
+    e = explain(hand, STANDARD)
+    assert [(p.code, p.seq) for p in e.problems] == [("uncalled-bet-mismatch", 5)]
+    assert e.actions[5].pot_before == 450  # 0.50 + 1.00 + 3.00, before anything goes back
+    text = to_text(e)
+    assert "every collection matches the log, but a returned bet does not" in text
 
 
 def test_explanation_fields_are_plain_data() -> None:

@@ -333,7 +333,7 @@ def test_uncalled_bet_returned() -> None:
 @pytest.mark.parametrize(
     ("tail", "expected"),
     [
-        ([uncalled(1, "0.90")], [("uncalled-bet-mismatch", 9), ("uncalled-bet-mismatch", None)]),
+        ([uncalled(1, "0.90")], [("uncalled-bet-mismatch", 9)]),  # its seat's return, wrong
         ([uncalled(2, "1.00")], [("uncalled-bet-mismatch", 9), ("uncalled-bet-mismatch", None)]),
         ([], [("uncalled-bet-mismatch", None)]),
     ],

@@ -144,6 +144,8 @@ def _facts(e: Explanation, money: _Money) -> list[tuple[str, str]]:
     local = e.local_time or "not recorded (the log gives UTC only)"
     if e.payouts_match is None:
         paid = "there is no recorded payout to compare"
+    elif e.payouts_match and any(p.code == "uncalled-bet-mismatch" for p in e.problems):
+        paid = "every collection matches the log, but a returned bet does not"
     elif e.payouts_match:
         paid = "every payout matches the log"
     else:
