@@ -22,6 +22,9 @@ from pathlib import Path
 RESULTS = Path(__file__).resolve().parent / "results"
 BYTES_PER_HAND = 1200
 """Lake bytes per generated hand (measured: about 1 KB), with room to spare."""
+_SAMPLES_PER_SECOND = 5
+"""How often the run's memory is sampled: a short run (seconds, in the tests) rises until
+it ends, so its peak is the last samples', and one a second missed much of it."""
 HEADROOM = 2 * 1024**3
 """Free disk left untouched by the run."""
 
@@ -105,9 +108,9 @@ def run(hands: int, lake: Path, workers: int, seed: int) -> dict[str, object]:
     samples: list[tuple[float, int]] = []
     while ingest.poll() is None:
         samples.append((time.perf_counter() - began, sum(map(_rss, _tree(ingest.pid)))))
-        if len(samples) % 60 == 0:
+        if len(samples) % (60 * _SAMPLES_PER_SECOND) == 0:
             print(f"  {samples[-1][0] / 60:.0f} min: {samples[-1][1] / 2**20:.0f} MB", flush=True)
-        time.sleep(1.0)
+        time.sleep(1 / _SAMPLES_PER_SECOND)
     seconds = time.perf_counter() - began
     out = ingest.stdout.read() if ingest.stdout else b""
     if generate.wait() != 0 or ingest.returncode != 0:
@@ -142,7 +145,11 @@ def run(hands: int, lake: Path, workers: int, seed: int) -> dict[str, object]:
         "summary": summary,
         "peak_rss_mb": round(max(rss, default=0) / 2**20),
         "rss_mb_by_tenth": [round(r / 2**20) for r in tenths],
-        "rss_mb_every_minute": [round(r / 2**20) for t, r in samples if int(t) % 60 == 0],
+        "rss_mb_every_minute": [
+            round(r / 2**20)
+            for k, (_, r) in enumerate(samples)
+            if k % (60 * _SAMPLES_PER_SECOND) == 0
+        ],
         "lake_gb": round(size / 1e9, 2),
         "query_seconds": timings,
     }

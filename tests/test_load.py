@@ -43,7 +43,12 @@ def _load(hands: int, folder: Path) -> dict[str, Any]:
 
 @pytest.mark.long
 def test_a_generated_stream_is_ingested_whole_with_flat_memory(tmp_path: Path) -> None:
-    """Three times the hands need no more memory (beyond noise) once the run is warm."""
-    small = _load(HANDS // 3, tmp_path / "small")
-    large = _load(HANDS, tmp_path / "large")
-    assert large["peak_rss_mb"] <= 1.1 * small["peak_rss_mb"] + 64, (small, large)
+    """Once the run is warm (its workers have made their first chunks), memory stays flat:
+    the second half of the stream needs no more than the first (beyond noise).
+
+    Comparing with a run of a third of the hands instead was at the mercy of the machine:
+    such a run ends while its memory still rises, so on a busy machine its peak was lower.
+    """
+    report = _load(HANDS, tmp_path / "large")
+    tenths = report["rss_mb_by_tenth"]
+    assert max(tenths[5:]) <= 1.1 * max(tenths[:5]) + 64, tenths
