@@ -16,7 +16,7 @@ from pipeline.cards import UNKNOWN
 from pipeline.formats.jsonl import read_jsonl_stream
 from pipeline.formats.limits import is_utf16
 from pipeline.formats.ohh_stream import parse_ohh_stream
-from pipeline.formats.phh import read_phh_stream
+from pipeline.formats.phh_stream import read_phh_stream
 from pipeline.formats.pokerstars import parse_pokerstars_bytes
 from pipeline.model import (
     Action,

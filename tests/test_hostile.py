@@ -760,7 +760,7 @@ def test_a_hand_at_the_limits_is_still_a_hand() -> None:
 def test_a_phh_hand_of_endless_lines_is_rejected_in_bounded_memory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("pipeline.formats.phh.MAX_HAND_BYTES", 10_000)
+    monkeypatch.setattr("pipeline.formats.phh_stream.MAX_HAND_BYTES", 10_000)
     path = tmp_path / "endless.phh"
     with path.open("w") as out:
         out.write("variant = 'PO'\n")

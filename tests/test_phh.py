@@ -25,14 +25,11 @@ from pokerkit import HandHistory
 from pipeline.formats.phh import (
     MAX_HAND_BYTES,
     UnwritableHand,
-    looks_like_phh,
-    parse_phh,
     parse_variant_code,
-    read_phh,
-    read_phh_stream,
     variant_code,
     write_phh,
 )
+from pipeline.formats.phh_stream import looks_like_phh, parse_phh, read_phh, read_phh_stream
 from pipeline.generate import GameChoice, RakePolicy, generate_hands
 from pipeline.model import ActionType, Betting, Blind, GameSpec, HandRecord, Variant
 from pipeline.rules import replay

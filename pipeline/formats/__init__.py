@@ -20,7 +20,7 @@ from pipeline.formats.jsonl import read_jsonl, read_jsonl_stream
 from pipeline.formats.limits import Readable
 from pipeline.formats.ohh import looks_like_ohh
 from pipeline.formats.ohh_stream import parse_ohh_stream, read_ohh
-from pipeline.formats.phh import looks_like_phh, read_phh, read_phh_stream
+from pipeline.formats.phh_stream import looks_like_phh, read_phh, read_phh_stream
 from pipeline.formats.pokerstars import (
     looks_like_pokerstars,
     read_pokerstars,

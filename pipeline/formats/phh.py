@@ -2,9 +2,10 @@
 
 A ``.phh`` file is one hand: TOML keys such as ``variant``, ``antes``,
 ``blinds_or_straddles``, ``starting_stacks`` and ``actions``. A ``.phhs`` file holds
-several, each under a table header (``[1]``, ``[2]`` …). The file is read as a stream of
-hands, each parsed on its own, so one broken hand is one reject and the next hand is
-still read; the readers never raise on bad data.
+several, each under a table header (``[1]``, ``[2]`` …). :func:`decode_hand` turns one
+hand's text into a record or a reject and never raises on bad data;
+:mod:`pipeline.formats.phh_stream` reads a file as a stream of hands, each decoded on its
+own, so one broken hand is one reject and the next hand is still read.
 
 **Players and seats.** PHH lists players by position, clockwise from the small blind,
 the button last (heads-up: p1 is the big blind, p2 the button and small blind). Player
@@ -74,26 +75,20 @@ exist), ``truncated-hand`` (a last hand cut off), ``schema-violation``, ``bad-ca
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterator
 from datetime import UTC, date, datetime
 from datetime import time as clock
 from decimal import Decimal
-from pathlib import Path
-from typing import IO
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from msgspec.structs import replace
 
-from pipeline.formats.limits import NOT_UTF8_HINT, is_utf16, utf16_reject, vet
+from pipeline.formats.limits import NOT_UTF8_HINT
 from pipeline.formats.phh_track import (
-    _BOM,
     _CURRENCY_RE,
-    _HEADER_RE,
     _INDEX_RE,
     _KINDS,
     _OTHER_GAMES,
     _PLAYER_RE,
-    _SNIFF_RE,
     _SURROGATE_RE,
     EXCERPT_CHARS,
     MAX_HAND_BYTES,
@@ -136,11 +131,8 @@ __all__ = [
     "ActionTracker",
     "BettingBook",
     "UnwritableHand",
-    "looks_like_phh",
-    "parse_phh",
+    "decode_hand",
     "parse_variant_code",
-    "read_phh",
-    "read_phh_stream",
     "variant_code",
     "write_phh",
 ]
@@ -633,7 +625,7 @@ def _excerpt(text: str) -> str:
     return text.strip()[:EXCERPT_CHARS]
 
 
-def _decode_hand(
+def decode_hand(
     text: str, source: str, line: int, default_id: str, *, complete: bool
 ) -> HandRecord | Reject:
     """Parse one hand's TOML text into a hand or a reject; never raises on bad data."""
@@ -660,142 +652,3 @@ def _decode_hand(
     except RecursionError:
         message = "nested too deeply to read"
         return Reject(source, line, RejectCode.MALFORMED_HAND, message, _excerpt(text))
-
-
-# ------------------------------------------------------------------------ files
-
-
-def _chunks(
-    lines: Iterator[tuple[int, str] | Reject],
-) -> Iterator[tuple[int, str | None, str] | Reject]:
-    """Group lines into hands: ``(first line, table key or None, text)``, or line rejects.
-
-    A file whose first significant line is a table header holds one hand per top-level
-    table (a header ``[k.sub]`` stays with hand ``k``); otherwise the file is one hand.
-    A hand's text stops growing just past :data:`MAX_HAND_BYTES` (it is rejected as too
-    long), so memory stays bounded whatever the file holds.
-    """
-    key: str | None = None
-    start = 1
-    body: list[str] = []
-    size = 0
-    significant = False
-    multi: bool | None = None
-    for item in lines:
-        if isinstance(item, Reject):
-            yield item
-            continue
-        number, text = item
-        stripped = text.strip()
-        if multi is None and stripped and not stripped.startswith("#"):
-            multi = _HEADER_RE.fullmatch(stripped) is not None
-        header = _HEADER_RE.fullmatch(stripped) if multi else None
-        if header is None or (key is not None and _sub_table(header.group(1), key)):
-            significant = significant or bool(stripped and not stripped.startswith("#"))
-            if size <= MAX_HAND_BYTES:
-                body.append(text)
-            size += len(text)
-            continue
-        if key is not None:
-            yield start, key, "".join(body)
-        key, start, body, size = _table_name(header.group(1)), number, [], 0
-    if key is not None or significant:
-        yield start, key, "".join(body)
-
-
-def _table_name(header: str) -> str:
-    return header.strip().strip("\"'")
-
-
-def _sub_table(header: str, key: str) -> bool:
-    return _table_name(header).startswith(key + ".")
-
-
-def _hands(lines: Iterator[tuple[int, str] | Reject], source: str) -> Iterator[HandRecord | Reject]:
-    stem = Path(source).stem or "hand"
-    held: tuple[int, str | None, str] | None = None
-
-    def decode(chunk: tuple[int, str | None, str], last: bool) -> HandRecord | Reject:
-        line, key, text = chunk
-        if len(text) > MAX_HAND_BYTES:
-            message = f"a hand longer than the limit of {MAX_HAND_BYTES} characters"
-            return Reject(source, line, RejectCode.MALFORMED_HAND, message, _excerpt(text))
-        complete = not last or text.endswith("\n")
-        default_id = stem if key is None else f"{stem}-{key}"
-        return vet(_decode_hand(text, source, line, default_id, complete=complete))
-
-    for item in _chunks(lines):
-        if isinstance(item, Reject):
-            yield vet(item)
-            continue
-        if held is not None:
-            yield decode(held, last=False)
-        held = item
-    if held is not None:
-        yield decode(held, last=True)
-
-
-def _stream_lines(stream: IO[bytes], source: str) -> Iterator[tuple[int, str] | Reject]:
-    number = 0
-    while True:
-        raw = stream.readline(MAX_HAND_BYTES + 1)
-        if not raw:
-            return
-        number += 1
-        if number == 1 and is_utf16(raw):
-            yield utf16_reject(source, raw)
-            while stream.readline(MAX_HAND_BYTES):
-                pass
-            return
-        if len(raw) > MAX_HAND_BYTES and not raw.endswith(b"\n"):
-            while raw and not raw.endswith(b"\n"):
-                raw = stream.readline(MAX_HAND_BYTES)
-            message = f"a line longer than the limit of {MAX_HAND_BYTES} bytes"
-            yield Reject(source, number, RejectCode.LINE_TOO_LONG, message)
-            continue
-        text = raw.decode("utf-8", "surrogateescape")
-        yield number, text.removeprefix(_BOM) if number == 1 else text
-
-
-def read_phh_stream(stream: IO[bytes], source: str) -> Iterator[HandRecord | Reject]:
-    """Yield a hand or a reject for every hand of a ``.phh``/``.phhs`` binary stream.
-
-    Memory stays bounded by the largest hand (:data:`MAX_HAND_BYTES`). Bytes that are not
-    UTF-8 make their hand a ``bad-encoding`` reject; a UTF-8 byte-order mark is ignored,
-    a UTF-16 one makes the whole stream one ``bad-encoding`` reject.
-    """
-    yield from _hands(_stream_lines(stream, source), source)
-
-
-def parse_phh(text: str, source: str) -> Iterator[HandRecord | Reject]:
-    """Yield a hand or a reject for every hand of PHH text (one hand, or ``[k]`` tables).
-
-    Hand ids default to ``source``'s file stem (``stem-k`` for table ``[k]``).
-    """
-    lines = enumerate(text.removeprefix(_BOM).splitlines(keepends=True), start=1)
-    yield from _hands(iter(lines), source)
-
-
-def read_phh(path: str | Path, *, source: str | None = None) -> Iterator[HandRecord | Reject]:
-    """Yield a hand or a reject for every hand of a ``.phh`` or ``.phhs`` file.
-
-    ``source`` names the file in records and rejects (default: the path as given).
-    Opening the file may raise ``OSError``: that is the environment, not bad data.
-    """
-    name = str(path) if source is None else source
-    with open(path, "rb") as stream:
-        yield from read_phh_stream(stream, name)
-
-
-def looks_like_phh(head: bytes) -> bool:
-    """Tell whether the first bytes of a file look like PHH (TOML with PHH's keys).
-
-    >>> looks_like_phh(b"variant = 'PO'\\nantes = [0, 0]\\n")
-    True
-    >>> looks_like_phh(b'{"ohh": {}}'), looks_like_phh(b"[1]\\nactions = []")
-    (False, True)
-    """
-    body = head.removeprefix(_BOM.encode())
-    if body.lstrip()[:1] in (b"{", b""):
-        return False
-    return _SNIFF_RE.search(body) is not None
