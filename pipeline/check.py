@@ -22,8 +22,8 @@ from pipeline.formats import HAND_LOG_SUFFIXES, looks_like_hand_log, read_hands,
 from pipeline.lake.keys import KeySet
 from pipeline.model import HandRecord, Status
 from pipeline.rules import STANDARD, Replay, RuleSet, replay
-from pipeline.settle import Settlement, hand_status, settle_many
-from pipeline.violations import Reject, Severity, Violation
+from pipeline.settle import Settlement, error_count, hand_status, settle_many
+from pipeline.violations import Reject, Violation
 
 __all__ = [
     "CheckSummary",
@@ -57,9 +57,7 @@ class Judged:
     def has_errors(self) -> bool:
         """Tell whether any violation of this hand is an error (a void hand, cancelled by
         the site, fails nothing: what it lacks is why it was cancelled)."""
-        if self.status is Status.VOID:
-            return False
-        return any(v.severity is Severity.ERROR for v in self.violations)
+        return error_count(self.status, self.violations) > 0
 
 
 @dataclass(frozen=True, slots=True)

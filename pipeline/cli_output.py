@@ -23,7 +23,7 @@ from rich.markup import escape
 from pipeline.check import Duplicate, Judged, violation_record
 from pipeline.formats.limits import clean_text
 from pipeline.lake.query import QueryResult
-from pipeline.model import Status
+from pipeline.model import HandRecord, Status
 from pipeline.reports.audit import Audit
 from pipeline.reports.audit_render import sections
 from pipeline.run import RunReport
@@ -79,17 +79,21 @@ def reject_record(r: Reject) -> dict[str, object]:
     }
 
 
+def _hand_row(kind: str, hand: HandRecord) -> dict[str, object]:
+    """The fields that say which hand a line of ``check --format json`` is about."""
+    return {
+        "kind": kind,
+        "hand_id": hand.hand_id,
+        "site": hand.site,
+        "source": hand.source,
+        "line": hand.line,
+    }
+
+
 def print_duplicate(item: Duplicate, fmt: str) -> None:
     hand = item.hand
     if fmt == "json":
-        row = {
-            "kind": "duplicate",
-            "hand_id": hand.hand_id,
-            "site": hand.site,
-            "source": hand.source,
-            "line": hand.line,
-        }
-        typer.echo(json.dumps(row, ensure_ascii=False))
+        typer.echo(json.dumps(_hand_row("duplicate", hand), ensure_ascii=False))
         return
     typer.echo(
         f"{hand.source}:{hand.line} {hand.hand_id} duplicate: a hand of {hand.site} with this "
@@ -105,11 +109,7 @@ def print_judged(item: Judged, fmt: str, show_all: bool) -> None:
     hand = item.hand
     if fmt == "json":
         row = {
-            "kind": "hand",
-            "hand_id": hand.hand_id,
-            "site": hand.site,
-            "source": hand.source,
-            "line": hand.line,
+            **_hand_row("hand", hand),
             "status": item.status.value,
             "rules": judged.rules.label,
             "payouts_match": item.settlement.payouts_match,

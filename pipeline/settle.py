@@ -47,6 +47,7 @@ __all__ = [
     "Settlement",
     "allocate_rake",
     "build_pots",
+    "error_count",
     "hand_status",
     "settle",
     "settle_many",
@@ -124,6 +125,14 @@ def hand_status(judged: Replay, settled: Settlement) -> Status:
     if judged.status is Status.OK and settled.errors:
         return Status.VIOLATIONS
     return judged.status
+
+
+def error_count(status: Status, violations: Sequence[Violation]) -> int:
+    """Return how many of a hand's violations are errors: none in a void hand (cancelled by
+    the site, what it lacks is why, and fails nothing)."""
+    if status is Status.VOID:
+        return 0
+    return sum([v.severity is Severity.ERROR for v in violations])
 
 
 # ------------------------------------------------------------------------------ arithmetic

@@ -111,13 +111,16 @@ def read_hands(
     """Yield a hand or a reject for every hand in a file of the given (or detected) format."""
     fmt = input_format or detect_format(path)
     _require_known(fmt)
-    if fmt == "pokerstars":
-        return read_pokerstars(path, source=source)
-    if fmt == "phh":
-        return read_phh(path, source=source)
-    if fmt == "ohh":
-        return read_ohh(path, source=source)
-    return read_jsonl(path, source=source)
+    return _FILE_READERS[fmt](path, source=source)
+
+
+_FILE_READERS = {
+    "jsonl": read_jsonl,
+    "pokerstars": read_pokerstars,
+    "phh": read_phh,
+    "ohh": read_ohh,
+}
+"""The reader of files of each format (one of :data:`INPUT_FORMATS`)."""
 
 
 def _require_known(fmt: str) -> None:

@@ -15,12 +15,12 @@ import pyarrow.compute as pc
 
 from pipeline.cards import format_cards
 from pipeline.lake.schema import TABLES
-from pipeline.model import ActionType, HandRecord, Status
+from pipeline.model import ActionType, HandRecord
 from pipeline.rules import Replay, Step
 from pipeline.rules.state import Street
 from pipeline.rules.stats import seat_flags
-from pipeline.settle import Half, Settlement, hand_status
-from pipeline.violations import Reject, Severity
+from pipeline.settle import Half, Settlement, error_count, hand_status
+from pipeline.violations import Reject
 
 __all__ = ["UNKNOWN_MONTH", "ChunkRows", "month_of", "positions"]
 
@@ -29,7 +29,6 @@ UNKNOWN_MONTH = "unknown"
 
 _BACK = ("CO", "HJ", "MP")
 _SHOW = ActionType.SHOW
-_VOID, _ERROR = Status.VOID, Severity.ERROR
 
 
 def positions(n: int) -> list[str]:
@@ -148,8 +147,7 @@ class ChunkRows:
                 result.added if result is not None else 0,
                 status.value,
                 len(violations),
-                # n_errors: none in a void hand (what a cancelled hand lacks fails nothing)
-                0 if status is _VOID else sum([v.severity is _ERROR for v in violations]),
+                error_count(status, violations),  # n_errors
                 settled.payouts_match,
                 hand.tournament is not None,
                 hand.tournament.id if hand.tournament is not None else None,
