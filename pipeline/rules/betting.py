@@ -265,7 +265,10 @@ def collect_uncalled(run: Run, seq: int) -> None:
     run.returned.append((run.seats[i], amount))
 
 
-def uncalled(run: Run, seq: int, action: Action) -> None:
+def uncalled(run: Run, seq: int, action: Action) -> int:
+    """Judge an uncalled-bet line against the return the rules make; return the chips of
+    that return taken from the middle before this line (the rules return a bet when its
+    round closes), which the pot before the line still holds: 0 if it is made here."""
     i = seat_index(run, seq, action)
     collect_uncalled(run, seq)
     amount = action.amount or 0
@@ -288,5 +291,6 @@ def uncalled(run: Run, seq: int, action: Action) -> None:
         # at the end for a return the log "does not" make
         match = next((k for k, (_, j, _a) in enumerate(run.expected_uncalled) if j == i), None)
         if match is None:
-            return
-    run.expected_uncalled.pop(match)
+            return 0
+    made, _, returned = run.expected_uncalled.pop(match)
+    return returned if made != seq else 0

@@ -149,14 +149,8 @@ def _step(run: Run, seq: int, action: Action) -> None:
     else:
         if run.posts_open:
             close_posts(run, seq)
-        if kind is _UNCALLED:
-            # the rules return an uncalled bet when its round closes, before the log's line
-            # says so: the pot before this line still holds the chips it returns
-            waiting = list(run.expected_uncalled)
-            uncalled(run, seq, action)
-            for entry in waiting:
-                if entry not in run.expected_uncalled:
-                    pot_before += entry[2]
+        if kind is _UNCALLED:  # the pot before the line still holds what it returns
+            pot_before += uncalled(run, seq, action)
         else:
             show(run, seq, action)
     run.steps.append(
