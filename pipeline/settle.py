@@ -672,13 +672,17 @@ def _reconcile(
     if result.pots and list(result.pots) != nets:
         listed = " / ".join(money(a) for a in result.pots)
         computed = " / ".join(money(a) for a in nets)
+        same_count = len(result.pots) == len(nets)
         violations.append(
             Violation(
-                Code.RAKE_MISMATCH if len(result.pots) == len(nets) else Code.POT_MISMATCH,
+                Code.RAKE_MISMATCH if same_count else Code.POT_MISMATCH,
                 f"the log lists pots {listed} after rake; the rules make {computed}",
                 expected=computed,
                 actual=listed,
-                rule="R8.rake-allocation",
+                # the listing decides how rake is spread only when it adds up (see
+                # allocate_rake): pots and rake that do not add up lose or make chips; ones
+                # that do are the wrong pots (more than a pot holds, or not the side pots)
+                rule="R9.conservation" if sum(result.pots) != sum(nets) else "R8.side-pots",
             )
         )
     collected = result.collected
@@ -698,7 +702,7 @@ def _reconcile(
                         seat=seat,
                         expected=money(ours),
                         actual=money(theirs),
-                        rule=_rule_for(book, seat),
+                        rule=_rule_for(book, seat, theirs, pots, nets),
                     )
                 )
     if collected and len(violations) == before:
@@ -718,7 +722,13 @@ def _reconcile(
                         seat=stack.seat,
                         expected=money(final),
                         actual=money(stack.amount),
-                        rule=_rule_for(book, stack.seat),
+                        rule=_rule_for(
+                            book,
+                            stack.seat,
+                            stack.amount - final + won.get(stack.seat, 0),
+                            pots,
+                            nets,
+                        ),
                     )
                 )
     paid = sum(recorded.values())
@@ -796,7 +806,16 @@ def _reconcile_pots(book: _Book, pots: tuple[Pot, ...]) -> None:
             )
 
 
-def _rule_for(book: _Book, seat: int) -> str:
+def _rule_for(book: _Book, seat: int, logged: int, pots: tuple[Pot, ...], nets: list[int]) -> str:
+    """Return the rule a wrong payout to ``seat`` breaks, ``logged`` being what the log pays.
+
+    More than the pots a live seat is eligible for hold breaks the side-pot rule; otherwise
+    the rule that awarded the seat's share (hi/lo, side pots, run it twice, a split), or
+    the best hand's.
+    """
+    reachable = [net for pot, net in zip(pots, nets, strict=True) if seat in pot.eligible]
+    if reachable and logged > sum(reachable):  # not a folded seat: one short of side pots
+        return "R8.side-pots"
     rules = [r for a in book.awards if a.seat == seat for r in a.rules]
     for preferred in ("R8.hi-lo", "R8.side-pots", "R8.run-it-twice", "R8.high-split"):
         if preferred in rules:

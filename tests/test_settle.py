@@ -1036,7 +1036,41 @@ def test_reconcile_a_wrong_rake_is_rake_mismatch() -> None:
     assert "rake-mismatch" in _codes(settlement)
     rake = next(v for v in settlement.violations if v.code is Code.RAKE_MISMATCH)
     assert (rake.expected, rake.actual) == ("2.96", "2.97")
+    assert rake.rule == "R9.conservation"  # 2.97 + 0.04 is more than the 3.00 put in
     assert settlement.payouts_match is False
+
+
+def test_reconcile_pots_that_add_up_but_are_the_wrong_pots_break_the_side_pot_rule() -> None:
+    """R8.side-pots: the log lists 26.00 / 30.00 for the 30.00 / 26.00 pots. The chips add up
+    (rake 0), so the fault is the pots, not the rake's spread nor conservation."""
+    settlement = _settle(
+        _side_actions(SIDE_HOLE, *_shows(SIDE_HOLE, 1, 2, 3)),
+        result={
+            "rake": "0",
+            "total_pot": "56.00",
+            "pots": ["26.00", "30.00"],
+            "collected": [collected(1, "30.00"), collected(2, "26.00", pot=1)],
+        },
+        stacks=SIDE_STACKS,
+    )
+    (listing,) = [v for v in settlement.violations if v.code is Code.RAKE_MISMATCH]
+    assert (listing.expected, listing.actual, listing.rule) == (
+        "30.00 / 26.00",
+        "26.00 / 30.00",
+        "R8.side-pots",
+    )
+
+
+def test_reconcile_an_all_in_paid_a_side_pot_it_cannot_win_breaks_the_side_pot_rule() -> None:
+    """R8.side-pots: seat 1, all-in for 10.00, is paid both pots (56.00): more than the 30.00
+    it can win, so the rule broken is the side pots', not the best hand's."""
+    settlement = _settle(
+        _side_actions(SIDE_HOLE, *_shows(SIDE_HOLE, 1, 2, 3)),
+        result={"rake": "0", "total_pot": "56.00", "collected": [collected(1, "56.00")]},
+        stacks=SIDE_STACKS,
+    )
+    rules = {v.seat: v.rule for v in settlement.violations if v.code is Code.PAYOUT_MISMATCH}
+    assert rules == {1: "R8.side-pots", 2: "R8.side-pots"}  # seat 2 won the side pot by it
 
 
 def test_reconcile_a_rake_above_the_pot_is_rake_mismatch() -> None:
