@@ -9,6 +9,7 @@ they are compared on every run and rewritten only when ``CROUPIER_REGENERATE_GOL
 
 from __future__ import annotations
 
+import html
 import io
 import json
 import os
@@ -299,6 +300,20 @@ def test_html_escapes_every_string_from_the_log_and_fetches_nothing() -> None:
     assert not re.search(r"(?:src|href)\s*=|https?://|@import|url\(", page)
     markdown = to_markdown(explain(hand, STANDARD))
     assert "Tom \\| Jerry" in markdown and "\\<script\\>" in markdown
+
+
+def test_html_shows_every_card_with_suit_symbols_in_tables_and_text_alike() -> None:
+    """The seats' hole cards and the cards inside action text ("is dealt …", "board: …",
+    "shows …") use one notation; a player named "As" keeps the name as written."""
+    hand = build([*blinds(), fold(3), fold(1)], players=["As", "Bo", "Cy"])
+    page = to_html(explain(_quartered(), STANDARD))
+    body = re.sub(r"<[^>]+>", "", page[page.index("<body>") :])
+    assert not re.search(r"(?<!\w)[2-9TJQKA][shdc](?!\w)", html.unescape(body))
+    assert re.search(
+        r"board: (?:<span class=\"card [a-z]+\" title=\"\w\w\">[^<]+</span> ?){3}<", page
+    )
+    named = to_html(explain(hand, STANDARD))
+    assert "<td>As</td>" in named
 
 
 def test_json_has_a_stable_order_and_money_in_units_and_text() -> None:

@@ -555,6 +555,22 @@ def _html_cards(text: str) -> str:
     return " ".join(out)
 
 
+_CARD = r"[2-9TJQKA][shdc]"
+_CARD_RUN = re.compile(rf"(?<![\w?])(?:{_CARD}(?: {_CARD})+|(?<=board: ){_CARD})(?![\w?])")
+"""Cards within text: two or more in a row (a hand, a board), or the one after ``board:``
+(a turn, a river). A lone word such as "As" is left as written."""
+
+
+def _html_text(text: str) -> str:
+    """Escape text, showing the cards in it as :func:`_html_cards` does."""
+    out, at = [], 0
+    for match in _CARD_RUN.finditer(text):
+        out += [_h(text[at : match.start()]), _html_cards(match.group())]
+        at = match.end()
+    out.append(_h(text[at:]))
+    return "".join(out)
+
+
 def to_html(explanation: Explanation) -> str:
     """Render as one self-contained HTML page (inline CSS, no scripts, nothing fetched)."""
     title, sections = _document(explanation)
@@ -578,12 +594,12 @@ def to_html(explanation: Explanation) -> str:
         for block in section.blocks:
             if isinstance(block, _Facts):
                 out.append("<dl>")
-                out += [f"<dt>{_h(k)}</dt><dd>{_h(v)}</dd>" for k, v in block.items]
+                out += [f"<dt>{_h(k)}</dt><dd>{_html_text(v)}</dd>" for k, v in block.items]
                 out.append("</dl>")
             elif isinstance(block, _Para):
                 kind = block.mark or ("note" if block.text.startswith("- ") else "")
                 attr = f' class="{kind}"' if kind else ""
-                out.append(f"<p{attr}>{_h(block.text.removeprefix('- '))}</p>")
+                out.append(f"<p{attr}>{_html_text(block.text.removeprefix('- '))}</p>")
             else:
                 out.append("<table>")
                 out.append("<tr>" + "".join(f"<th>{_h(h)}</th>" for h in block.headers) + "</tr>")
@@ -591,7 +607,7 @@ def to_html(explanation: Explanation) -> str:
                 for row, mark in zip(block.rows, block.marks, strict=True):
                     attr = f' class="{mark}"' if mark else ""
                     cells = "".join(
-                        f"<td>{_html_cards(c) if card else _h(c)}</td>"
+                        f"<td>{_html_cards(c) if card else _html_text(c)}</td>"
                         for c, card in zip(row, cards, strict=True)
                     )
                     out.append(f"<tr{attr}>{cells}</tr>")
