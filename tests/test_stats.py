@@ -186,3 +186,45 @@ def test_four_handed_the_seat_before_the_button_is_the_cutoff_and_may_steal() ->
 
 def found_codes(judged: Replay) -> list[tuple[int | None, str]]:
     return [(v.seq, v.code.value) for v in judged.violations]
+
+
+def test_a_straddle_is_a_blind_so_the_first_raise_over_it_opens_and_the_next_three_bets() -> None:
+    """Seat 3 straddles 2.00; seat 4's raise is the first raise (not a 3-bet), seat 5's
+    re-raise the 3-bet, and seat 4 folding to it is a fold to a 3-bet (as PokerTracker)."""
+    hand = [
+        *_blinds(),
+        post(3, "straddle", "2.00"),
+        raise_to(4, "6.00"),
+        raise_to(5, "18.00"),
+        fold(6),
+        fold(1),
+        fold(2),
+        fold(3),
+        fold(4),
+        uncalled(5, "12.00"),
+    ]
+    stats = _stats(play(hand, seats=6))
+    assert (stats[4].pfr, stats[4].three_bet_opp) == (True, False)
+    assert (stats[5].three_bet_opp, stats[5].three_bet) == (True, True)
+    assert (stats[4].fold_to_three_bet_opp, stats[4].fold_to_three_bet) == (True, True)
+    assert not stats[3].fold_to_three_bet_opp  # the straddle is a post, not a raise
+
+
+def test_fold_to_three_bet_is_the_first_raisers_answer_only() -> None:
+    """Seat 5 opens, seat 6 3-bets, seat 5 4-bets, seat 6 folds: seat 5 faced the 3-bet (and
+    did not fold); seat 6, facing a 4-bet, has no fold-to-3-bet opportunity."""
+    hand = [
+        *_blinds(),
+        fold(3),
+        fold(4),
+        raise_to(5, "3.50"),
+        raise_to(6, "11.00"),
+        fold(1),
+        fold(2),
+        raise_to(5, "30.00"),
+        fold(6),
+        uncalled(5, "19.00"),
+    ]
+    stats = _stats(play(hand, seats=6))
+    assert (stats[5].fold_to_three_bet_opp, stats[5].fold_to_three_bet) == (True, False)
+    assert not stats[6].fold_to_three_bet_opp
