@@ -402,8 +402,10 @@ def _legal(step: Step, money: Callable[[int], str]) -> str:
             sized = f"{verb} between {money(step.min_to)} and {money(step.max_to)}"
     if step.to_call == 0:
         return f"check or {sized}" if sized else "check"
-    call = f"fold, call {money(step.to_call)}"
-    return f"{call} or {sized}" if sized else f"fold or call {money(step.to_call)}"
+    calls = money(step.to_call)
+    if step.to_call == step.stack_before:  # all they have: perhaps less than they owed
+        calls += " all-in"
+    return f"fold, call {calls} or {sized}" if sized else f"fold or call {calls}"
 
 
 # ------------------------------------------------------------------------------ showdown

@@ -219,7 +219,8 @@ def _actions(e: Explanation, money: _Money) -> list[_Block]:
         _Para(
             "'Pot before' counts every chip in the middle before the action; 'To call' is "
             "what the player could call (what they owed, or all they had when that was "
-            "less); 'Allowed' is what the rules let them do. Line is the action's line in "
+            "less); 'Allowed' is what the rules let them do ('all-in' where a call takes "
+            "the whole stack). Line is the action's line in "
             f"{e.source}."
         ),
         table,
