@@ -69,6 +69,8 @@ def test_holm_steps_down_and_never_lowers_a_p_value() -> None:
     assert all(a >= r for a, r in zip(adjusted, raw, strict=True))
     assert holm([]) == []
     assert holm([0.6, 0.7]) == [1.0, 1.0]
+    tiny = holm([8.3e-19, 1e-300, 0.5])  # rounding must not make a tiny p-value 0
+    assert tiny[0] == pytest.approx(2 * 8.3e-19) and tiny[1] == pytest.approx(3e-300)
 
 
 def test_chi_square_of_uniform_and_skewed_counts() -> None:

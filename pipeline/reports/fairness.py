@@ -20,6 +20,8 @@ test fails, else "not enough hands" unless some card-by-position test had enough
 0.05
 >>> holm([0.01, 0.04, 0.03])
 [0.03, 0.06, 0.06]
+>>> holm([8.3e-19, 0.5])
+[1.66e-18, 0.5]
 """
 
 from __future__ import annotations
@@ -135,7 +137,7 @@ def holm(p_values: Sequence[float]) -> list[float]:
     running = 0.0
     for rank, i in enumerate(order):
         running = max(running, min(1.0, (m - rank) * p_values[i]))
-        adjusted[i] = round(running, 15)
+        adjusted[i] = float(f"{running:.15g}")  # 15 significant digits: never 0 for 1e-19
     return adjusted
 
 
