@@ -278,7 +278,11 @@ def allocate_rake(
         shares[0] += left
         return shares
     shares = [rake * a // total if total else 0 for a in amounts]
-    shares[0] += rake - sum(shares)
+    left = rake - sum(shares)  # the remainder: to the main pot, and on where it is full
+    for k, a in enumerate(amounts):
+        take = min(left, a - shares[k]) if k + 1 < len(amounts) else left
+        shares[k] += take
+        left -= take
     return shares
 
 
@@ -462,8 +466,16 @@ def _settle_one(judged: Replay, show: _Showdown | None, rules: RuleSet) -> Settl
         listed = result.pots
     raw = build_pots(judged.invested, judged.folded, judged.dead, judged.antes)
     amounts = [a for a, _ in raw]
-    shares = allocate_rake(amounts, rake, listed=listed, policy=rules.rake_allocation)
-    fee_shares = allocate_rake(amounts, fees, policy=rules.rake_allocation)
+    # A log's rake (or rake and fees) above the pot is reported (rake-mismatch); the rules
+    # take no more than the pot holds, so no pot pays less than nothing.
+    total = sum(amounts)
+    shares = allocate_rake(amounts, min(rake, total), listed=listed, policy=rules.rake_allocation)
+    fee_shares = allocate_rake(
+        amounts, min(fees, total - sum(shares)), policy=rules.rake_allocation
+    )
+    if any(a < r + f for a, r, f in zip(amounts, shares, fee_shares, strict=True)):
+        left = [a - r for a, r in zip(amounts, shares, strict=True)]
+        fee_shares = allocate_rake(left, sum(fee_shares), policy=rules.rake_allocation)
     pot_list: list[Pot] = []
     nets: list[int] = []  # each pot's Pot.net
     for k, (amount, eligible) in enumerate(raw):
@@ -702,7 +714,7 @@ def _reconcile(
                         seat=seat,
                         expected=money(ours),
                         actual=money(theirs),
-                        rule=_rule_for(book, seat, theirs, pots, nets),
+                        rule=_rule_for(book, seat, theirs, pots),
                     )
                 )
     if collected and len(violations) == before:
@@ -727,7 +739,6 @@ def _reconcile(
                             stack.seat,
                             stack.amount - final + won.get(stack.seat, 0),
                             pots,
-                            nets,
                         ),
                     )
                 )
@@ -806,14 +817,15 @@ def _reconcile_pots(book: _Book, pots: tuple[Pot, ...]) -> None:
             )
 
 
-def _rule_for(book: _Book, seat: int, logged: int, pots: tuple[Pot, ...], nets: list[int]) -> str:
+def _rule_for(book: _Book, seat: int, logged: int, pots: tuple[Pot, ...]) -> str:
     """Return the rule a wrong payout to ``seat`` breaks, ``logged`` being what the log pays.
 
-    More than the pots a live seat is eligible for hold breaks the side-pot rule; otherwise
+    More than the pots a live seat is eligible for hold (before rake) breaks the side-pot
+    rule; otherwise
     the rule that awarded the seat's share (hi/lo, side pots, run it twice, a split), or
     the best hand's.
     """
-    reachable = [net for pot, net in zip(pots, nets, strict=True) if seat in pot.eligible]
+    reachable = [pot.amount for pot in pots if seat in pot.eligible]
     if reachable and logged > sum(reachable):  # not a folded seat: one short of side pots
         return "R8.side-pots"
     rules = [r for a in book.awards if a.seat == seat for r in a.rules]

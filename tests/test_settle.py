@@ -1080,6 +1080,26 @@ def test_reconcile_a_rake_above_the_pot_is_rake_mismatch() -> None:
     assert (rake.expected, rake.actual) == ("at most 3.00", "3.50")
 
 
+def test_a_rake_above_the_pot_never_makes_the_rules_pay_less_than_nothing() -> None:
+    """R9.conservation: the log's rake 3.50 out of a 3.00 pot, and seat 2 collects 2.97. The
+    rules take what the pot holds (3.00), pay nobody a negative amount, and report the
+    collection, the rake and the chips that appear."""
+    settlement = _limped_log(rake="3.50")
+    assert [(p.amount, p.rake) for p in settlement.pots] == [(300, 300)]
+    assert all(a.amount >= 0 for a in settlement.awards)
+    assert all(w >= 0 for w in settlement.won.values())
+    payout = next(v for v in settlement.violations if v.code is Code.PAYOUT_MISMATCH)
+    assert (payout.seat, payout.expected, payout.actual) == (2, "0.00", "2.97")
+    assert "chips-not-conserved" in _codes(settlement)
+
+
+def test_the_rake_remainder_never_takes_more_than_a_pot_holds() -> None:
+    """R8.rake-allocation: 6 over pots of 1, 3 and 3: floors 0, 2, 2 and a remainder of 2,
+    which the main pot (1) cannot hold all of: 1, 3, 2."""
+    assert allocate_rake([1, 3, 3], 6) == [1, 3, 2]
+    assert allocate_rake([1, 3, 3], 7) == [1, 3, 3]
+
+
 def test_reconcile_a_pot_listing_of_the_wrong_length_is_pot_mismatch() -> None:
     """R8.side-pots: the side-pot hand has two pots; a log listing one is a pot-mismatch."""
     settlement = _settle(
