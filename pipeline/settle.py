@@ -702,7 +702,18 @@ def _reconcile(
     for c in collected:
         recorded[c.seat] = recorded.get(c.seat, 0) + c.amount
     if not collected and not result.final_stacks and any(won.values()):
-        return None  # the log records no payout to compare with (a rake alone, say)
+        if not any(result.pots):
+            return None  # the log records no payout to compare with (a rake alone, say)
+        listed = " / ".join(money(a) for a in result.pots)
+        violations.append(  # it says what is left to pay out, and pays nobody
+            Violation(
+                Code.CHIPS_NOT_CONSERVED,
+                f"the log lists pots {listed} after rake, and nobody collects them",
+                expected=money(sum(result.pots)),
+                actual=money(0),
+            )
+        )
+        return False
     if collected and recorded != won:  # equal totals per seat leave nothing to report
         for seat in sorted(set(recorded) | set(won)):
             ours, theirs = won.get(seat, 0), recorded.get(seat, 0)

@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 from pipeline.cli import app
 from pipeline.formats.jsonl import write_jsonl
 from pipeline.generate import generate_hands
+from pipeline.lake.query import run_query
 from pipeline.money import format_amount
 from pipeline.reports.audit import Audit, Finding, audit
 from pipeline.reports.audit_render import render_markdown
@@ -65,6 +66,11 @@ def test_every_injected_fault_is_listed_with_its_hand(
     for name in ("site", "table", "month"):
         assert sum(g.violations for g in report.violations[name]) == total
     assert sum(s.hands for s in report.statuses) == report.hands == 1200
+    payouts = {p.payouts: p.hands for p in report.payouts}
+    assert sum(payouts.values()) == 1200
+    assert payouts["match the log"] > 900 and payouts["differ from the log"] > 0
+    differ = "SELECT count(*) FROM hands WHERE status IN ('ok', 'violations') AND NOT payouts_match"
+    assert payouts["differ from the log"] == run_query(lake, differ).rows[0][0]
 
 
 def test_examples_are_few_sorted_and_deterministic(

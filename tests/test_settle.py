@@ -1011,6 +1011,18 @@ def test_reconcile_a_wrong_collection_is_payout_mismatch_with_both_figures() -> 
     assert settlement.payouts_match is False
 
 
+def test_reconcile_pots_listed_and_collected_by_nobody_are_chips_not_conserved() -> None:
+    """R9.conservation: the log lists the pot after rake (2.97) and pays it to nobody; a log
+    that records the rake alone (no pots, no collections) has nothing to compare."""
+    settlement = _limped_log(pots=["2.97"], collected=[])
+    assert _codes(settlement) == ["chips-not-conserved"]
+    (chips,) = settlement.violations
+    assert (chips.expected, chips.actual) == ("2.97", "0.00")
+    assert settlement.payouts_match is False
+    unrecorded = _limped_log(collected=[])
+    assert (unrecorded.violations, unrecorded.payouts_match) == ((), None)
+
+
 def test_reconcile_a_collection_by_the_wrong_seat_is_payout_mismatch_for_both_seats() -> None:
     """R8.best-hand: the log pays seat 1 what seat 2 won."""
     settlement = _limped_log(collected=[collected(1, "2.97")])

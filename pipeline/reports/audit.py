@@ -8,6 +8,10 @@ without breaking a rule.
 
 Checks and their assumptions:
 
+- **Payouts against the log**: hands counted by whether the rules' payouts match the
+  log's, differ, or could not be checked (a void, invalid or partial hand; a log that
+  records no payout), so that "no payout findings" is read against what was checked.
+
 - **Chip conservation** per hand (statuses ``ok`` and ``violations`` with payouts judged,
   no cash-out): the stacks the rules leave, ``sum(stack_start) = sum(stack_end) + rake +
   fees − added``; and the log's own bookkeeping, ``sum(invested) = sum(collected) + rake +
@@ -47,6 +51,7 @@ __all__ = [
     "SESSION_GAP_SECONDS",
     "Audit",
     "Finding",
+    "PayoutCount",
     "StatusCount",
     "ViolationGroup",
     "audit",
@@ -85,6 +90,27 @@ class StatusCount:
 
     status: str
     hands: int
+
+
+@dataclass(frozen=True, slots=True)
+class PayoutCount:
+    """Hands whose payouts were checked against the log with one outcome, or not checked for
+    one reason."""
+
+    payouts: str
+    hands: int
+
+
+_PAYOUTS_SQL = """
+SELECT CASE
+           WHEN status NOT IN ('ok', 'violations') THEN 'not checked: the hand is ' || status
+           WHEN payouts_match IS NULL THEN 'not checked: the log records no payout'
+           WHEN payouts_match THEN 'match the log'
+           ELSE 'differ from the log'
+       END AS payouts,
+       count(*) AS hands
+FROM hands GROUP BY ALL ORDER BY 2 DESC, 1
+"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +159,7 @@ class Audit:
     first_hand_at: str | None
     last_hand_at: str | None
     statuses: tuple[StatusCount, ...]
+    payouts: tuple[PayoutCount, ...]
     violations: dict[str, tuple[ViolationGroup, ...]]
     findings: tuple[Finding, ...]
     finding_counts: dict[str, int]
@@ -158,6 +185,9 @@ def audit(
             for s, n in con.execute(
                 "SELECT status, count(*) FROM hands GROUP BY ALL ORDER BY 2 DESC, 1"
             ).fetchall()
+        )
+        payouts = tuple(
+            PayoutCount(str(p), int(n)) for p, n in con.execute(_PAYOUTS_SQL).fetchall()
         )
         violations = {name: _groups(con, keys, examples) for name, keys in GROUPINGS.items()}
         counted: dict[str, int] = {}
@@ -188,6 +218,7 @@ def audit(
         first_hand_at=first,
         last_hand_at=last,
         statuses=statuses,
+        payouts=payouts,
         violations=violations,
         findings=tuple(findings),
         finding_counts=counted,

@@ -77,6 +77,11 @@ def sections(audit: Audit) -> list[Section]:
             ("status", "hands"),
             tuple((s.status, str(s.hands)) for s in audit.statuses),
         ),
+        Section(
+            "Payouts against the log",
+            ("payouts", "hands"),
+            tuple((p.payouts, str(p.hands)) for p in audit.payouts),
+        ),
     ]
     for name in ("month", "code", "site", "table"):
         groups = audit.violations.get(name, ())
