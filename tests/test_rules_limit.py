@@ -78,6 +78,40 @@ def test_limit_cap_preflop_2_4_6_8_is_capped() -> None:
     assert result.status is Status.OK
 
 
+@pytest.mark.parametrize(
+    ("seat_2", "expected"),
+    [
+        ([call(2, "6.00")], []),
+        (
+            [raise_to(2, "10.00"), call(3, "6.00"), call(4, "4.00"), call(1, "2.00")],
+            [("raise-cap-exceeded", 5)],
+        ),
+    ],
+)
+def test_limit_cap_a_straddle_is_the_first_raise(
+    seat_2: list[Json], expected: list[tuple[str, int]]
+) -> None:
+    """R5.limit-cap, R2.straddle: at $2/$4 the big blind is the bet and a $4 straddle the first
+    raise, so $6 → $8 caps the betting."""
+    calls = [call(3, "4.00"), call(4, "2.00")] if not expected else []
+    result = play(
+        [
+            *blinds(sb="1.00", bb="2.00"),
+            post(3, "straddle", "4.00"),
+            raise_to(4, "6.00"),  # seq 3
+            raise_to(1, "8.00"),  # seq 4: the cap
+            *seat_2,  # seq 5
+            *calls,
+            *checked_streets([1, 2, 3, 4]),
+        ],
+        **_limit(),
+    )
+    assert legal_at(result, 3) == Legal(to_call="4.00", min_to="6.00", max_to="6.00")
+    assert legal_at(result, 5) == Legal(to_call="6.00", min_to=None, max_to=None)
+    assert found(result) == expected
+    assert result.status is _status(expected)
+
+
 def test_limit_cap_a_fourth_raise_preflop_is_raise_cap_exceeded() -> None:
     """R5.limit-cap: after $8 a raise to $10 is raise-cap-exceeded at that action."""
     result = play(

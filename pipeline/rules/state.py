@@ -329,13 +329,17 @@ class BettingState:
         """Open the first round after the posts; ``first`` is the index of the first to act.
 
         ``opening_bet`` is the bet everyone must call (the big blind, or the straddle),
-        whatever a short all-in blind actually posted (``R5.short-big-blind``).
+        whatever a short all-in blind actually posted (``R5.short-big-blind``). In fixed
+        limit a straddle raises the big blind by a small bet, so it counts toward the cap
+        (``R5.limit-cap``: the big blind is the bet, a straddle the first raise).
         """
         bet = self.big_blind if opening_bet is None else opening_bet
         self.current_bet = max(bet, max(self.bet, default=0))
         self.last_full_raise = bet  # a straddle is a new big blind: raises go by its size
         self.full_level = bet
         self.raises = 1  # the big blind counts as the bet
+        if self.is_limit and bet > self.big_blind and self.small_bet:
+            self.raises += (bet - self.big_blind) // self.small_bet  # a straddle is a raise
         self.limit_size = self.small_bet
         self.street = Street.PREFLOP
         self.pot_limit = self.betting in (Betting.POT_LIMIT, Betting.PL_PREFLOP_NL_POSTFLOP)
