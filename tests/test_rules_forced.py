@@ -103,6 +103,10 @@ def test_blind_sizes_are_the_table_stakes(
     back = minus(big, small)
     result = play([*blinds(sb=small, bb=big), fold(3), fold(1), uncalled(2, back)])
     assert found(result) == expected
+    if expected:
+        name = "small" if small != "0.50" else "big"
+        posted, table = (small, "0.50") if name == "small" else (big, "1.00")
+        assert result.violations[0].message == f"posts {posted}; the {name} blind is {table}"
     assert result.status is (Status.VIOLATIONS if expected else Status.OK)
 
 
@@ -219,6 +223,12 @@ def test_heads_up_small_blind_from_the_big_blind_seat_is_blind_wrong_seat() -> N
     )
     assert ("blind-wrong-seat", 0) in found(result)
     assert result.status is Status.VIOLATIONS
+    swapped = next(v for v in result.violations if v.seq == 1)  # not "already posted a blind"
+    assert (swapped.code, swapped.message) == (
+        "blind-wrong-seat",
+        "big blind posted by seat 2, the small blind's seat",
+    )
+    assert (swapped.expected, swapped.rule) == ("seat 1", "R2.blinds")
 
 
 # ---------------------------------------------------------------------------- R2.live-blinds
@@ -307,6 +317,9 @@ def test_dead_blind_wrong_amount() -> None:
     )
     assert found(result) == [("blind-wrong-amount", 2)]
     assert result.violations[0].rule == "R2.dead-blind"
+    assert result.violations[0].message == (
+        "posts 1.00; missed blinds (a dead small and a live big) come to 1.50"
+    )
 
 
 def test_dead_blind_from_a_blind_seat_is_blind_wrong_seat() -> None:

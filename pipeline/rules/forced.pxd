@@ -7,7 +7,7 @@ from pipeline.rules.betting cimport after_action
 from pipeline.rules.context cimport Run, check_all_in_flag, seat_index
 from pipeline.rules.state cimport BettingState
 
-@cython.locals(i=Py_ssize_t, state=BettingState, all_in=cython.bint, live=cython.bint, blind_seat=cython.bint)
+@cython.locals(i=Py_ssize_t, state=BettingState, all_in=cython.bint, live=cython.bint, blind_seat=cython.bint, swapped=cython.bint)
 cpdef post(Run run, Py_ssize_t seq, object action)
 
 cpdef object _big_blind_post(Run run, Py_ssize_t index)

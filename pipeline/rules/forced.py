@@ -130,8 +130,18 @@ def post(run: Run, seq: int, action: Action) -> None:
         run.small_posted = True
     elif blind is _BIG:
         expected = game.big_blind
+        swapped = i == run.sb_index and run.small_posted and state.bet[i] == 0
         blind_seat = (i == run.sb_index and run.small_posted) or _big_blind_post(run, i) is not None
-        if blind_seat:
+        if swapped:  # another seat posted this seat's small blind: the blinds are swapped
+            run.flag(
+                Code.BLIND_WRONG_SEAT,
+                f"big blind posted by seat {seat}, the small blind's seat",
+                seq=seq,
+                seat=seat,
+                expected=f"seat {run.seats[run.bb_index]}",
+                actual=f"seat {seat}",
+            )
+        elif blind_seat:
             run.flag(
                 Code.BLIND_WRONG_SEAT,
                 f"seat {seat} already posted a blind and may not post a big blind to enter",
@@ -198,6 +208,17 @@ def _not_a_blind_seat(run: Run, seq: int, i: int, what: str) -> None:
         )
 
 
+_POST_NAMES = {
+    Blind.SMALL: "the small blind is",
+    Blind.BIG: "the big blind is",
+    Blind.BOTH: "missed blinds (a dead small and a live big) come to",
+    Blind.DEAD: "a dead blind is the small blind,",
+    Blind.ANTE: "the ante is",
+    Blind.STRADDLE: "the straddle is",
+}
+"""What each kind of post must be, for a message: "posts 0.40; the small blind is 0.50"."""
+
+
 def _check_post_amount(
     run: Run, seq: int, action: Action, expected: int, all_in: bool, code: Code, rule: str
 ) -> None:
@@ -206,7 +227,8 @@ def _check_post_amount(
     if amount != expected and not short_all_in:
         run.flag(
             code,
-            f"posts {run.money(amount)}; the {action.blind} is {run.money(expected)}",
+            f"posts {run.money(amount)}; {_POST_NAMES.get(action.blind, 'the post is')} "
+            f"{run.money(expected)}",
             seq=seq,
             seat=action.seat,
             expected=run.money(expected),
