@@ -86,7 +86,20 @@ def test_hole_cards_dealt_twice_to_one_seat() -> None:
     deals = [deal(1, "AhKhQhJh"), deal(2, "2c3c4c5c"), deal(2, "6c7c8c9c"), deal(3, "8d9dTdJd")]
     result = play(_fold_to_the_big_blind(deals))
     assert found(result) == [("wrong-hole-card-count", 4)]
-    assert result.violations[0].actual == "8"
+    assert result.violations[0].actual == "8 in two deals"
+    assert "dealt a second time (4 cards, then 4)" in result.violations[0].message
+
+
+def test_hole_cards_dealt_in_two_halves_say_so_not_that_four_is_wrong() -> None:
+    """R3.hole-cards: two deals of two cards: the first is short; the second a second deal
+    (not "dealt 4 cards; omaha deals 4")."""
+    deals = [deal(1, "AhKhQhJh"), deal(2, "2c3c"), deal(2, "4c5c"), deal(3, "8d9dTdJd")]
+    result = play(_fold_to_the_big_blind(deals))
+    assert found(result) == [("wrong-hole-card-count", 3), ("wrong-hole-card-count", 4)]
+    short, again = result.violations
+    assert (short.expected, short.actual) == ("4", "2")
+    assert (again.expected, again.actual) == ("4", "4 in two deals")
+    assert "second time" in again.message
 
 
 def test_showing_more_cards_than_dealt() -> None:

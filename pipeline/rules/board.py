@@ -24,15 +24,25 @@ def deal(run: Run, seq: int, action: Action) -> None:
     seat = run.seats[i]
     cards = action.cards or ()
     want = run.hand.game.hole_cards
-    if seat in run.dealt or len(cards) != want:
-        got = len(cards) + len(run.dealt.get(seat, ()))
+    if seat in run.dealt:
+        before = len(run.dealt[seat])
         run.flag(
             Code.WRONG_HOLE_CARD_COUNT,
-            f"seat {seat} is dealt {got} cards; {run.hand.game.variant} deals {want}",
+            f"seat {seat} is dealt a second time ({before} cards, then {len(cards)}); "
+            f"{run.hand.game.variant} deals {want} cards at once",
             seq=seq,
             seat=seat,
             expected=str(want),
-            actual=str(got),
+            actual=f"{before + len(cards)} in two deals",
+        )
+    elif len(cards) != want:
+        run.flag(
+            Code.WRONG_HOLE_CARD_COUNT,
+            f"seat {seat} is dealt {len(cards)} cards; {run.hand.game.variant} deals {want}",
+            seq=seq,
+            seat=seat,
+            expected=str(want),
+            actual=str(len(cards)),
         )
     run.dealt[seat] = run.dealt.get(seat, ()) + cards
     run.hole[seat] = run.dealt[seat]
