@@ -86,6 +86,21 @@ def test_preflop_order_under_the_gun_acts_first() -> None:
     assert result.status is Status.VIOLATIONS
 
 
+def test_one_action_out_of_turn_is_one_violation_whoever_acts_next() -> None:
+    """R4.preflop-order: seat 3 is under the gun; the button (seat 4) acts first. Whether
+    the skipped player (seat 3) or the one after the button (seat 1) acts next, only the
+    button's action is out of turn."""
+    skipped_next = [*blinds(), call(4, "1.00"), call(3, "1.00"), call(1, "0.50"), check(2)]
+    button_next = [*blinds(), call(4, "1.00"), call(1, "0.50"), check(2), call(3, "1.00")]
+    for actions in (skipped_next, button_next):
+        result = play([*actions, *checked_streets([1, 2, 3, 4])], seats=4)
+        assert found(result) == [("action-out-of-turn", 2)]
+        assert (result.violations[0].expected, result.violations[0].actual) == (
+            "seat 3",
+            "seat 4",
+        )
+
+
 def test_postflop_order_first_active_left_of_the_button() -> None:
     """R4.postflop-order: after the flop seat 1 acts first."""
     result = play(

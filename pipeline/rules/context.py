@@ -127,6 +127,7 @@ class Run:
         "state",
         "steps",
         "straddle_index",
+        "turn_before",
         "violations",
     )
 
@@ -149,6 +150,7 @@ class Run:
         self.sb_index = 0
         self.bb_index = 1
         self.small_posted = False
+        self.turn_before = -1  # after an action out of turn: who was last to act before it
         self.big_posts: list[tuple[int, int]] = []  # (seq, index)
         self.straddle_index: int | None = None
         self.antes: set[int] = set()

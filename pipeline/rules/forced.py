@@ -227,8 +227,7 @@ def _check_post_amount(
     if amount != expected and not short_all_in:
         run.flag(
             code,
-            f"posts {run.money(amount)}; {_POST_NAMES.get(action.blind, 'the post is')} "
-            f"{run.money(expected)}",
+            f"posts {run.money(amount)}; {_POST_NAMES[action.blind or _BIG]} {run.money(expected)}",
             seq=seq,
             seat=action.seat,
             expected=run.money(expected),
