@@ -147,7 +147,7 @@ def test_too_few_hands_is_said_plainly(tmp_path: Path) -> None:
     assert {t.result for t in cards} == {"insufficient data"}
     assert all(t.needed == 5 * 52 > t.n and t.p_value is None for t in cards)
     # ranks and suits have enough cards to test, but say nothing of cards by position
-    assert {t.kind for t in fairness.meaningful} == {"ranks", "suits"}
+    assert {t.kind for t in fairness.meaningful} == {"ranks", "suits", "repeats"}
 
 
 # ------------------------------------------------------------------------ hand-made findings

@@ -16,7 +16,14 @@ from dataclasses import asdict, dataclass, fields
 
 from pipeline.cards import RANKS, SUITS
 from pipeline.reports.audit import FINDING_KINDS, Audit, Finding
-from pipeline.reports.fairness import ChiSquare
+from pipeline.reports.fairness import (
+    MIN_EXPECTED,
+    REPEAT_MIN_CARDS,
+    ChiSquare,
+    Fairness,
+    Repeats,
+    largest_deviations,
+)
 
 __all__ = ["Section", "render_csv", "render_html", "render_json", "render_markdown", "sections"]
 
@@ -52,6 +59,8 @@ class Section:
 def _p(value: float | None) -> str:
     if value is None:
         return "-"
+    if value == 0:
+        return "<1e-300"  # below the smallest float: the tail underflowed
     return f"{value:.3g}" if value >= 1e-4 else f"{value:.1e}"
 
 
@@ -111,31 +120,103 @@ def sections(audit: Audit) -> list[Section]:
                 note,
             )
         )
-    out.insert(
-        2,
-        Section(
-            "Fairness of the deal",
-            ("test", "n", "needed", "df", "chi-square", "p", "p (Holm)", "result"),
-            tuple(
-                (
-                    t.name,
-                    str(t.n),
-                    str(t.needed),
-                    str(t.df),
-                    "-" if t.statistic is None else f"{t.statistic:.1f}",
-                    _p(t.p_value),
-                    _p(t.p_holm),
-                    t.result,
-                )
-                for t in fair.tests
-            ),
-            f"{fair.verdict}: {fair.hole_cards} hole cards known at the deal in "
-            f"{fair.hole_hands} hands, {fair.decks} recorded deck orders; "
-            f"significance {100 * fair.alpha:g}% after Holm's correction; a test needs "
-            "5 expected observations per cell",
-        ),
-    )
+    out.insert(2, _fairness_section(fair))
     return out
+
+
+_FAIRNESS_COLUMNS = (
+    "test",
+    "n",
+    "needed",
+    "df",
+    "chi-square",
+    "c",
+    "p",
+    "p (Holm)",
+    "result",
+    "largest deviations",
+)
+
+
+def _hand(site: str, hand_id: str, other_site: str) -> str:
+    return hand_id if site == other_site else f"{site} {hand_id}"
+
+
+def _repeat_text(repeats: Repeats) -> str:
+    """Return "N hands repeat an earlier deal: B repeats A, …" (or that none does)."""
+    if not repeats.repeated:
+        return "no deal repeated"
+    named = ", ".join(
+        f"{_hand(r.site, r.hand_id, r.first_site)} repeats "
+        f"{_hand(r.first_site, r.first_hand_id, r.site)}"
+        for r in repeats.examples
+    )
+    more = ", …" if repeats.repeated > len(repeats.examples) else ""
+    return f"{repeats.repeated} hand(s) repeat an earlier deal: {named}{more}"
+
+
+def _details(test: ChiSquare, repeats: Repeats) -> str:
+    """Return what a failed test saw: the three cells furthest from a fair deal, or the
+    repeated deals."""
+    if test.kind == "repeats":
+        return _repeat_text(repeats) if test.p_value is not None else ""
+    if test.result != "fail":
+        return ""
+    return "; ".join(
+        f"{label}: {observed} vs {expected:.0f} expected"
+        for label, observed, expected in largest_deviations(test)
+    )
+
+
+def _fairness_row(test: ChiSquare, repeats: Repeats) -> tuple[str, ...]:
+    chi = test.kind != "repeats"
+    return (
+        test.name,
+        str(test.n),
+        str(test.needed),
+        str(test.df) if chi else "-",
+        "-" if test.statistic is None else f"{test.statistic:.1f}",
+        f"{test.correction:.3g}" if chi else "-",
+        _p(test.p_value),
+        _p(test.p_holm),
+        test.result,
+        _details(test, repeats),
+    )
+
+
+def _fairness_section(fair: Fairness) -> Section:
+    """Return the fairness tests as a section; its note says what was tested and how."""
+    repeats = fair.repeats
+    notes = [
+        f"{fair.verdict}: {fair.hole_cards} hole cards known at the deal in "
+        f"{fair.hole_hands} hands, {fair.decks} recorded deck orders, "
+        f"{repeats.hands} deals compared for repeats",
+        "chi-square corrected for dealing without replacement: Pearson's statistic divided "
+        "by c = Σ m(52 − m) / (51 · Σ m), m the known cards one hand gives the test",
+    ]
+    if fair.unordered_hands:
+        notes.append(
+            f"{fair.unordered_hands} hands from {fair.unordered_sources} input file(s) left out "
+            "of the card-by-position tests: their hole cards are written sorted by rank, not "
+            "in the order dealt (they still count for ranks, suits and repeats)"
+        )
+    if repeats.repeated:
+        chance = f"{repeats.chance:.1g}" if repeats.chance >= 1e-300 else "below 1e-300"
+        notes.append(
+            f"{_repeat_text(repeats)} (a fair shuffle expects {chance} such repeats): a "
+            "rigged shuffle, or one hand recorded twice under two ids"
+        )
+    notes.append(
+        f"significance {100 * fair.alpha:g}% after Holm's correction; a chi-square test needs "
+        f"{MIN_EXPECTED} expected observations per cell; a deal is compared for repeats when "
+        f"the deck or at least {REPEAT_MIN_CARDS} of its cards are known"
+    )
+    return Section(
+        "Fairness of the deal",
+        _FAIRNESS_COLUMNS,
+        tuple(_fairness_row(t, repeats) for t in fair.tests),
+        "; ".join(notes),
+    )
 
 
 def _finding_row(f: Finding) -> tuple[str, ...]:
@@ -223,9 +304,11 @@ def _colour(residual: float) -> str:
 
 def heat_map(test: ChiSquare) -> str:
     """Return an SVG heat map of the 52 card counts of a test: ranks across, suits down,
-    coloured by standardized residual (observed − expected) / √expected."""
+    coloured by standardized residual (observed − expected) / √(c · expected), c the
+    test's without-replacement correction (see :mod:`pipeline.reports.fairness`)."""
     cell, left, top = 30, 22, 18
     expected = test.n / 52 if test.n else 0.0
+    scale = (test.correction * expected) ** 0.5
     ranks = list(range(12, -1, -1))
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + 13 * cell + 4}" '
@@ -243,7 +326,7 @@ def heat_map(test: ChiSquare) -> str:
         )
         for x, rank in enumerate(ranks):
             count = test.observed[rank * 4 + y]
-            residual = (count - expected) / expected**0.5 if expected else 0.0
+            residual = (count - expected) / scale if scale else 0.0
             parts.append(
                 f'<rect x="{left + x * cell}" y="{top + y * cell}" width="{cell - 1}" '
                 f'height="{cell - 1}" fill="{_colour(residual)}">'
@@ -320,7 +403,8 @@ def render_html(audit: Audit) -> str:
                 body.append(
                     "<p>Card counts per position: ranks across, suits down; red "
                     "means more than a fair deal expects, blue fewer (standardized "
-                    'residual, saturated at ±4).</p><div class="maps">'
+                    "residual corrected for dealing without replacement, saturated at ±4).</p>"
+                    '<div class="maps">'
                 )
                 for t in maps:
                     body.append(
