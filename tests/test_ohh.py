@@ -194,6 +194,48 @@ def test_a_broken_hand_is_one_reject_and_reading_goes_on() -> None:
     assert kinds == ["hand", "malformed-json", "hand", "truncated-hand"]
 
 
+def _relabelled(hand_id: str) -> str:
+    """The fixture hand, pretty-printed as a site writes it, under another hand id."""
+    hand = _one_hand_object()
+    ohh = hand["ohh"]
+    assert isinstance(ohh, dict)
+    ohh["game_number"] = hand_id
+    return json.dumps(hand, indent=4)
+
+
+@pytest.mark.parametrize("cut_after", ['"action": "Fold",', '"action": ', '"players": ['])
+def test_a_hand_cut_mid_file_does_not_swallow_the_next_one(cut_after: str) -> None:
+    # The cut hand runs on, as JSON, into the next one, and the decoder fails inside
+    # that one (or later): reading resumes where the next hand starts, not past the error.
+    first, cut, last = _relabelled("H-1"), _relabelled("H-2"), _relabelled("H-3")
+    cut = cut[: cut.index(cut_after) + len(cut_after)] + "\n    "
+    text = f"{first}\n\n{cut}\n\n{last}\n"
+    for items in (
+        list(parse_ohh(text, "cut.ohh")),
+        list(parse_ohh_stream(io.BytesIO(text.encode()), "cut.ohh")),
+    ):
+        kinds = [i.code.value if isinstance(i, Reject) else i.hand_id for i in items]
+        assert kinds == ["H-1", "malformed-json", "H-3"]
+        reject, hand = items[1], items[2]
+        assert isinstance(reject, Reject) and isinstance(hand, HandRecord)
+        assert reject.line == first.count("\n") + 3
+        assert hand.line == reject.line + cut.count("\n") + 2
+        assert f"the next hand starts, after a blank line, at line {hand.line}" in reject.message
+
+
+def test_a_blank_line_inside_a_broken_hand_does_not_split_it() -> None:
+    # only a blank line before {"ohh": … (or past the error) starts the next hand
+    broken = _relabelled("H-2").replace('"players": [', '"players": [\n\n', 1)
+    broken = broken.replace('"seat": 1', '"seat": 1,,', 1)
+    text = f"{broken}\n\n{_relabelled('H-3')}\n"
+    items = list(parse_ohh(text, "x.ohh"))
+    assert [i.code.value if isinstance(i, Reject) else i.hand_id for i in items] == [
+        "malformed-json",
+        "H-3",
+    ]
+    assert list(parse_ohh_stream(io.BytesIO(text.encode()), "x.ohh")) == items
+
+
 @pytest.mark.parametrize(
     ("change", "code", "named"),
     [

@@ -15,14 +15,20 @@ import random
 import re
 import threading
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.formats.pokerstars import read_pokerstars, read_pokerstars_stream
-from pipeline.model import HandRecord
+from pipeline.formats.pokerstars import (
+    parse_pokerstars,
+    parse_pokerstars_bytes,
+    read_pokerstars,
+    read_pokerstars_stream,
+)
+from pipeline.model import ActionType, HandRecord
 from pipeline.violations import Reject, RejectCode
 from tests.strategies import hands_and_peak
 from tests.test_pokerstars import FILES
@@ -37,15 +43,15 @@ HEADER = re.compile(
     rb"[0-9A-Za-z_-]+:"
 )
 AMOUNT = re.compile(rb"[$\x80]?[0-9]+(?:\.[0-9]+)?")
+BOMS = re.compile(rb"^(?:\xef\xbb\xbf)+")
 STRAY = {RejectCode.TRUNCATED_HAND, RejectCode.BAD_ENCODING}
 
 
 def header_lines(data: bytes) -> list[int]:
-    """Return the 1-based numbers of the lines that start a hand."""
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
+    """Return the 1-based numbers of the lines that start a hand (after any byte-order
+    marks: a line may start with one, as in files joined together)."""
     lines = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")
-    return [n for n, line in enumerate(lines, start=1) if HEADER.match(line)]
+    return [n for n, line in enumerate(lines, start=1) if HEADER.match(BOMS.sub(b"", line))]
 
 
 def _lines(data: bytes) -> list[bytes]:
@@ -344,3 +350,203 @@ def test_a_line_cut_at_the_limit_leaves_the_other_hands_text_alone(
     assert items[0].seats[0].player == "José"
     assert isinstance(items[1], Reject) and items[1].code is RejectCode.TRUNCATED_HAND  # stray
     assert isinstance(items[-1], HandRecord)
+
+
+# ------------------------------------------------------------- the file's last line
+
+
+def _zoom_cut_after(text: bytes) -> bytes:
+    """The zoom hand up to the end of ``text``, with no line end after it."""
+    return ZOOM[: ZOOM.index(text) + len(text)]
+
+
+@pytest.mark.parametrize(
+    ("cut", "last_type", "total_pot"),
+    [
+        (b"DaddyCa$h: raises $0.25 to $0", ActionType.FOLD, None),  # was "to $0.35"
+        (b"Mr NoNo! Srb: bets $1", ActionType.CHECK, None),  # was "bets $1.40"
+        (b"Total pot $2", ActionType.SHOW, None),  # was "$20.70"
+        (b"Seat 5: DaddyCa$h showed [Kd Qd 5s 5h] and won ($19.7", ActionType.SHOW, 2070),
+    ],
+)
+def test_a_last_line_with_no_line_end_may_be_cut_so_the_hand_is_partial(
+    cut: bytes, last_type: ActionType, total_pot: int | None, tmp_path: Path
+) -> None:
+    # the line is not read at all: "$0" for "$0.35" would be a real amount
+    path = tmp_path / "cut.txt"
+    path.write_bytes(_zoom_cut_after(cut))
+    (hand,) = read_pokerstars(path)
+    assert isinstance(hand, HandRecord) and hand.partial
+    assert hand.actions[-1].type is last_type
+    assert (hand.result.total_pot if hand.result else None) == total_pot
+    (from_text,) = parse_pokerstars(_zoom_cut_after(cut).decode(), str(path))
+    assert from_text == hand  # a decoded text whose last line has no line end: the same
+
+
+def test_a_whole_hand_whose_last_line_has_no_line_end_stays_complete(tmp_path: Path) -> None:
+    # the last seat's summary line, closed: nothing the record reads can follow it
+    path = tmp_path / "whole.txt"
+    path.write_bytes(ZOOM.rstrip(b"\n"))
+    (hand,) = read_pokerstars(path)
+    (with_end,) = read_pokerstars(FIXTURES / "zoom.txt", source=str(path))
+    assert isinstance(hand, HandRecord) and not hand.partial
+    assert hand == with_end
+
+
+@pytest.mark.parametrize(
+    "last",
+    [
+        b"Seat 5: DaddyCa$h showed [Kd Qd 5s 5h] and won ($19.70) with a straight, Nine to King",
+        b"Seat 3: Mr NoNo! Srb (big blind) showed [Qc 8c Ah Ad] and lost with a straight",
+    ],
+)
+def test_a_whole_summary_line_of_a_seat_before_the_last_is_still_a_cut(
+    last: bytes, tmp_path: Path
+) -> None:
+    # the seat lines after it are missing: the file was cut at that line's end
+    path = tmp_path / "cut.txt"
+    path.write_bytes(_zoom_cut_after(last))
+    (hand,) = read_pokerstars(path)
+    assert isinstance(hand, HandRecord) and hand.partial
+
+
+# ------------------------------------------------------------------ encodings, marks
+
+UTF8_NAMES = ZOOM.replace(b"Alice B", "Müller€".encode()).replace(b"#200000000021", b"#7")
+CHAT = 'Player (2) said, "café"\n'.encode("latin-1")
+
+
+def _with_chat(hand: bytes) -> bytes:
+    """The hand with a Latin-1 chat line (one byte UTF-8 refuses) after its flop."""
+    return hand.replace(b"*** FLOP *** [Jc Tc 4d]\n", b"*** FLOP *** [Jc Tc 4d]\n" + CHAT, 1)
+
+
+def test_a_stray_latin1_byte_rejects_its_hand_instead_of_garbling_utf8_names(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "mixed.txt"
+    path.write_bytes(UTF8_NAMES + b"\n" + _with_chat(UTF8_NAMES))
+    first, second = read_pokerstars(path)
+    assert isinstance(first, HandRecord) and first.seats[1].player == "Müller€"
+    assert isinstance(second, Reject) and second.code is RejectCode.BAD_ENCODING
+    chat_line = ZOOM.count(b"\n") + 2 + ZOOM[: ZOOM.index(b"*** FLOP")].count(b"\n") + 1
+    assert second.message == (
+        f"line {chat_line}: byte 0xE9 is not UTF-8, the encoding of this file (UTF-8 text "
+        "on line 4); the hand is not read in another encoding"
+    )
+    assert second.line == ZOOM.count(b"\n") + 2 and second.hand_id == "7"
+
+
+@pytest.mark.parametrize("buffered", [5_000, 2])
+def test_the_encoding_is_the_files_whatever_comes_first(
+    buffered: int, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # the stray byte's hand comes before any UTF-8 text: it is not read as cp1252 either
+    monkeypatch.setattr("pipeline.formats.pokerstars.BUFFERED_HANDS", buffered)
+    data = _with_chat(ZOOM) + b"\n" + ZOOM + b"\n" + UTF8_NAMES + b"\n" + ZOOM
+    path = tmp_path / "late.txt"
+    path.write_bytes(data)
+    for items in (
+        list(parse_pokerstars_bytes(data, "x")),
+        list(read_pokerstars_stream(_Once(data), "x")),
+        list(read_pokerstars(path)),
+    ):
+        kinds = [i.code.value if isinstance(i, Reject) else "hand" for i in items]
+        assert kinds == ["bad-encoding", "hand", "hand", "hand"]
+        assert "UTF-8 text on line" in items[0].message if isinstance(items[0], Reject) else False
+
+
+def test_a_whole_cp1252_file_is_still_read_as_cp1252() -> None:
+    data = _with_chat(ZOOM.replace(b"Alice B", "Jörg".encode("cp1252")))
+    (hand,) = parse_pokerstars_bytes(data, "old")
+    assert isinstance(hand, HandRecord) and hand.seats[1].player == "Jörg"
+    (reject,) = parse_pokerstars_bytes(data.replace(b"J\xf6rg", b"J\x81rg"), "old")
+    assert isinstance(reject, Reject) and reject.code is RejectCode.BAD_ENCODING
+    assert reject.message.startswith("line 4: byte 0x81 is neither UTF-8 nor cp1252")
+
+
+def test_a_byte_order_mark_at_a_later_hand_is_taken_off(tmp_path: Path) -> None:
+    # files joined, each saved with a mark: the second hand is a hand, not stray text
+    data = b"\xef\xbb\xbf" + ZOOM + b"\n\xef\xbb\xbf" + ZOOM
+    path = tmp_path / "joined.txt"
+    path.write_bytes(data)
+    second_line = ZOOM.count(b"\n") + 2
+    for items in (
+        list(read_pokerstars(path)),
+        list(parse_pokerstars(data.decode("utf-8"), str(path))),
+    ):
+        assert [type(i) for i in items] == [HandRecord, HandRecord]
+        assert [i.line for i in items] == [1, second_line]
+
+
+# --------------------------------------------------------------------- times, raises
+
+
+def _zoom_text() -> str:
+    return ZOOM.decode("utf-8")
+
+
+def test_an_unknown_time_zone_is_not_read_as_et() -> None:
+    text = _zoom_text().replace("2024/07/04 12:00:00 ET", "2024/07/04 06:00:00 HST", 1)
+    (reject,) = parse_pokerstars(text, "x")
+    assert isinstance(reject, Reject) and reject.code is RejectCode.BAD_TIMESTAMP
+    assert reject.message.startswith(
+        "line 1: unknown time zone 'HST' in '2024/07/04 06:00:00 HST', and no time in a known "
+        "zone (known: ACST, "
+    )
+
+
+def test_an_unknown_time_zone_beside_an_et_time_uses_the_et_time() -> None:
+    text = _zoom_text().replace(
+        "2024/07/04 12:00:00 ET", "2024/07/04 06:00:00 HST [2024/07/04 12:00:00 ET]", 1
+    )
+    (hand,) = parse_pokerstars(text, "x")
+    assert isinstance(hand, HandRecord) and not hand.converted
+    assert hand.started_at == datetime(2024, 7, 4, 16, 0, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        (
+            "DaddyCa$h: raises $5.00 to $0.35",
+            "'raises $5.00 to $0.35': the bet it raises is $0.10, so a raise to $0.35 is by "
+            "$0.25 and a raise by $5.00 is to $5.10; the two amounts disagree",
+        ),
+        (
+            "DaddyCa$h: raises $0.35 to $0.35",
+            "'raises $0.35 to $0.35': the bet it raises is $0.10, so a raise to $0.35 is by "
+            "$0.25 and a raise by $0.35 is to $0.45; the two amounts disagree",
+        ),
+    ],
+)
+def test_a_raise_whose_by_and_to_disagree_is_rejected(line: str, said: str) -> None:
+    text = _zoom_text().replace("DaddyCa$h: raises $0.25 to $0.35", line, 1)
+    (reject,) = parse_pokerstars(text, "x")
+    assert isinstance(reject, Reject) and reject.code is RejectCode.BAD_AMOUNT
+    assert reject.message == f"line 14: {said}"
+    assert reject.excerpt == line
+
+
+def test_a_raise_over_a_big_blind_posted_all_in_short_counts_the_full_blind() -> None:
+    text = _zoom_text().replace(
+        "Mr NoNo! Srb: posts big blind $0.10", "Mr NoNo! Srb: posts big blind $0.04 and is all-in"
+    )
+    (hand,) = parse_pokerstars(text, "x")
+    assert isinstance(hand, HandRecord)
+
+
+def test_a_clone_raise_by_more_than_its_total_is_rejected() -> None:
+    # a clone may write the total as the chips added, so only "by <= to" is checked there
+    text = (FIXTURES / "straddle-clone.txt").read_text(encoding="utf-8")
+    (hand,) = parse_pokerstars(text, "x")
+    assert isinstance(hand, HandRecord)
+    (reject,) = parse_pokerstars(text.replace("raises $30 to $40", "raises $50 to $40"), "x")
+    assert isinstance(reject, Reject) and reject.code is RejectCode.BAD_AMOUNT
+    assert "a raise by more than the total it raises to" in reject.message
+
+
+def test_no_raise_of_the_corpus_or_the_fixtures_is_rejected() -> None:
+    for source in SOURCES:
+        for item in read_pokerstars(source):
+            assert not (isinstance(item, Reject) and "amounts disagree" in item.message), item

@@ -3,7 +3,10 @@
 A file holds hand objects ``{"ohh": {…}}`` separated by blank lines (so the file as a
 whole is not JSON); one object, or a JSON array of them, is accepted too. Each hand is
 parsed on its own: a broken one is one reject (``malformed-json``; ``truncated-hand`` for
-an unfinished last one) and the reader carries on with the next object. It never raises
+an unfinished last one) and the reader carries on with the next object, found where a
+blank line is followed by ``{"ohh":`` (a hand cut short runs on into the next one as
+JSON, so the next hand may start before the place the JSON error names) or, failing
+that, by any ``{`` or ``[`` after the error. It never raises
 on bad data. Notes on the standard: ``/work/shared/formats/ohh.md``. This module reads a
 whole text (:func:`parse_ohh`); files are read as streams by
 :func:`pipeline.formats.ohh_stream.read_ohh`, which yields the same.
@@ -109,6 +112,7 @@ _BOARD_STREETS = {"Flop": 1, "Turn": 2, "River": 3}
 _CURRENCY_RE = re.compile(r"[A-Z0-9]{1,12}")
 _SNIFF_RE = re.compile(rb'^\s*\[?\s*\{\s*"ohh"\s*:')
 _BLANK_RE = re.compile(r"\n[ \t\r]*\n\s*(?=[\[{])")
+_HAND_START_RE = re.compile(r'\{\s*"ohh"\s*:')
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
 _DECODER = json.JSONDecoder(parse_float=Decimal, parse_constant=lambda text: Decimal("NaN"))
 
@@ -608,7 +612,7 @@ def _decode(
     try:
         value, end = _DECODER.raw_decode(text, start)
     except json.JSONDecodeError as error:
-        resume = _BLANK_RE.search(text, max(error.pos, start + 1))
+        resume = _resume_after(text, start, error.pos)
         end = len(text) if resume is None else resume.end()
         code = (
             RejectCode.TRUNCATED_HAND
@@ -621,6 +625,15 @@ def _decode(
             f"{error.colno + (column if error.lineno == 1 else 0)} (char {chars + error.pos})"
         )
         message = f"not JSON: {error.msg}: {where}"
+        if resume is not None and resume.start() < error.pos:
+            # The decoder ran on into the next hand (where it failed says nothing of
+            # this one, and a stream's window may end sooner): name where this one stops.
+            code = RejectCode.MALFORMED_JSON
+            next_line = lines + text.count("\n", 0, resume.end()) + 1
+            message = (
+                "not JSON: the hand is not finished where the next hand starts, after a "
+                f"blank line, at line {next_line} (the hand looks cut short)"
+            )
         return Reject(source, line, code, message, _excerpt(text[start:end])), end
     except (RecursionError, ValueError, ArithmeticError) as error:
         # nesting deeper than Python's stack, or a number int() or Decimal cannot hold
@@ -635,6 +648,26 @@ def _decode(
             source, line, RejectCode.MALFORMED_JSON, message, _excerpt(text[start:end])
         ), end
     return _judge(value, text[start:end], source, line), end
+
+
+def _resume_after(text: str, start: int, stop: int) -> re.Match[str] | None:
+    """Find where reading resumes after the broken hand object at ``start``, whose JSON
+    error is at ``stop``: the first blank line before a ``{`` or ``[`` that either starts
+    a hand (``{"ohh":``) or lies past the error; ``None`` if there is none.
+
+    A hand cut short runs on, as JSON, into the next one, so the error is often inside
+    the next hand: resuming after the error would lose that hand. A blank line and a
+    ``{`` inside the broken hand (before the error) is passed over unless an ``"ohh"``
+    key follows it, so a hand with blank lines in it is still one reject.
+
+    >>> text = '{"ohh": {"a": \\n\\n{"ohh": {}}\\n\\n{"ohh": {}}'
+    >>> _resume_after(text, 0, len(text)).end()
+    16
+    """
+    for found in _BLANK_RE.finditer(text, start + 1):
+        if found.start() >= stop or _HAND_START_RE.match(text, found.end()):
+            return found
+    return None
 
 
 def _judge(value: object, raw: str, source: str, line: int) -> HandRecord | Reject:

@@ -4,8 +4,9 @@
 whole text (the same hands, rejects, lines and excerpts: a test compares the two on damaged
 files), but holds only the hand being read and what follows it in the last read, so memory
 does not grow with the file. A hand object longer than :data:`MAX_HAND_BYTES` characters
-is one ``malformed-hand`` reject, skipped up to the next blank line before a ``{`` or ``[``
-(where :func:`parse_ohh` resumes after a broken hand too).
+is one ``malformed-hand`` reject, skipped up to the next blank line before a ``{`` or ``[``.
+After a hand that is not JSON, reading resumes where :func:`parse_ohh` resumes (see
+:func:`~pipeline.formats.ohh._resume_after`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from pathlib import Path
 from typing import IO
 
 from pipeline.formats.limits import is_utf16, read_head, utf16_reject, vet
-from pipeline.formats.ohh import _BLANK_RE, _DECODER, _decode, _excerpt
+from pipeline.formats.ohh import _BLANK_RE, _DECODER, _decode, _excerpt, _resume_after
 from pipeline.formats.phh_track import MAX_HAND_BYTES
 from pipeline.model import HandRecord
 from pipeline.violations import Reject, RejectCode
@@ -132,7 +133,7 @@ def _settle(window: _Window) -> bool:
                 return True
         except json.JSONDecodeError as error:
             cut = error.pos >= len(text.rstrip())
-            if not cut and _resumes(text, max(error.pos, 1), window):
+            if not cut and _resumes(text, error.pos, window):
                 return True
         except (RecursionError, ValueError, ArithmeticError):
             if _resumes(text, 1, window):
@@ -154,10 +155,17 @@ _AFTER = frozenset(" \t\r\n,]}[{")
 """Characters no number or literal goes on with."""
 
 
-def _resumes(text: str, start: int, window: _Window) -> bool:
-    """Tell whether the place to resume after a broken hand is known: found, or the end."""
-    found = _BLANK_RE.search(text, start)
-    return window.eof or (found is not None and found.end() < len(text))
+def _resumes(text: str, stop: int, window: _Window) -> bool:
+    """Tell whether the place to resume after the broken hand at the window's start, whose
+    JSON error is at ``stop``, is known (see :func:`~pipeline.formats.ohh._resume_after`):
+    a hand's start found before the error, a blank line past it, or the end."""
+    if window.eof:
+        return True
+    found = _resume_after(text, 0, stop)
+    if found is not None and found.start() < stop:
+        return True  # a ``{"ohh":`` seen whole: the same in the whole text
+    found = _BLANK_RE.search(text, max(stop, 1))
+    return found is not None and found.end() < len(text)
 
 
 def _too_long(window: _Window, source: str) -> Reject:

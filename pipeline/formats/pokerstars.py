@@ -14,18 +14,26 @@ Home Game Hand``, ``Run It Once Poker Hand`` …) and runs to the next blank lin
 header. Any number of blank lines and ``*** # 2 ***`` banners may separate hands. Text
 outside any hand (a log that starts mid-hand, a stray tail) cannot become a hand: each
 such block is one ``truncated-hand`` reject, so every piece of input is accounted for.
+A byte-order mark at the start of any line is taken off (files joined together, each
+saved with one). A last line with no line end after it may be cut short: unless it is
+whole beyond doubt, it is not read and its hand is ``partial`` (see
+:func:`~pipeline.formats.pokerstars_body.parse_hand`).
 
-Encoding: UTF-8 with or without a byte-order mark; when the file is not valid UTF-8 each
-hand is decoded on its own, as UTF-8 and else as cp1252 (the order FPDB uses), so one
-corrupt hand never garbles the rest; a hand neither can decode is a ``bad-encoding``
-reject. ``\\r\\n`` and ``\\r`` line ends are read as ``\\n``.
+Encoding, decided per file (:class:`_Encoding`): UTF-8 with or without a byte-order mark,
+or cp1252 (FPDB's fallback) for a file that is not valid UTF-8 and holds no UTF-8 text at
+all. A hand whose bytes are not valid in its file's encoding (a stray Latin-1 byte in a
+UTF-8 file; a byte cp1252 leaves undefined) is a ``bad-encoding`` reject naming the line,
+never read in another encoding, so it cannot garble the names of its hand, and the other
+hands are read. ``\\r\\n`` and ``\\r`` line ends are read as ``\\n``.
 
 Money: integer units of the hand; cash games in cents (finer when an amount needs it),
 tournament chips and play money in whole units. Times: the ET time (or the stated zone,
 a stated UTC first) converted to UTC with :mod:`zoneinfo`; a time printed with no zone is
-read as ET, as FPDB does. See :mod:`pipeline.formats.pokerstars_body` for what a record
-holds and never invents. A file comes from one tool: when any of its hands shows a
-converter's signs, every hand of the file is marked ``converted``.
+read as ET, as FPDB does, but a zone that is not known is never guessed (``bad-timestamp``
+unless the header also has a time in a known zone). See
+:mod:`pipeline.formats.pokerstars_body` for what a record holds and never invents. A file
+comes from one tool: when any of its hands shows a converter's signs, every hand of the
+file is marked ``converted``.
 """
 
 from __future__ import annotations
@@ -35,6 +43,7 @@ import itertools
 import re
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
@@ -98,8 +107,9 @@ _LONG_NUMBER_RE = re.compile(f"[0-9]{{{MAX_DIGITS + 1},}}")
 
 
 def is_header_line(text: str) -> bool:
-    """Tell whether a line starts a hand (the site, ``Hand #…:`` or ``Game #…:``)."""
-    return HEADER_RE.match(text) is not None
+    """Tell whether a line starts a hand (the site, ``Hand #…:`` or ``Game #…:``), after
+    any byte-order marks (files joined together)."""
+    return HEADER_RE.match(text.lstrip("\ufeff")) is not None
 
 
 def looks_like_pokerstars(head: bytes) -> bool:
@@ -143,12 +153,14 @@ def read_pokerstars(
             yield from read_pokerstars_stream(stream, name)
             return
         first_pass = _Reads(stream)
+        encoding = _Encoding()
 
         def again() -> Iterator[HandRecord | Reject]:
             stream.seek(0)  # the same bytes again, even if the file has grown meanwhile
-            return _parse_stream(_Reads(stream, limit=first_pass.count), name)
+            limited = _Reads(stream, limit=first_pass.count)
+            return _parse_stream(limited, name, encoding.settled())
 
-        yield from _one_tool(_parse_stream(first_pass, name), again)
+        yield from _one_tool(_parse_stream(first_pass, name, encoding), again, encoding)
 
 
 def read_pokerstars_stream(stream: Readable, source: str) -> Iterator[HandRecord | Reject]:
@@ -161,26 +173,39 @@ def read_pokerstars_stream(stream: Readable, source: str) -> Iterator[HandRecord
     disk), and read again from there, so memory does not grow with its size.
     """
     with tempfile.SpooledTemporaryFile(max_size=SPOOL_MEMORY_BYTES) as spool:
+        encoding = _Encoding()
 
         def again() -> Iterator[HandRecord | Reject]:
             spool.seek(0)  # every byte the first pass read, and nothing else
-            return _parse_stream(spool, source)
+            return _parse_stream(spool, source, encoding.settled())
 
-        yield from _one_tool(_parse_stream(_Copied(stream, spool), source), again)
+        first_pass = _parse_stream(_Copied(stream, spool), source, encoding)
+        yield from _one_tool(first_pass, again, encoding)
 
 
 def _one_tool(
-    items: Iterator[HandRecord | Reject], again: Callable[[], Iterator[HandRecord | Reject]]
+    items: Iterator[HandRecord | Reject],
+    again: Callable[[], Iterator[HandRecord | Reject]],
+    encoding: _Encoding,
 ) -> Iterator[HandRecord | Reject]:
     """Mark the hands of one input as one tool wrote them (see :func:`_one_tool_per_file`):
     up to :data:`BUFFERED_HANDS` of the first pass are held; past that, the first pass is
-    read through only to tell, and ``again()`` reads the input a second time to yield it."""
+    read through only to tell, and ``again()`` reads the input a second time to yield it.
+
+    The first pass also learns the file's encoding (see :class:`_Encoding`); when it read
+    a hand as cp1252 and UTF-8 text came later, that reading was wrong, and the input is
+    read again knowing the encoding (once more for a long one, to tell its tool again).
+    """
     first = list(itertools.islice(items, BUFFERED_HANDS + 1))
     if len(first) <= BUFFERED_HANDS:
+        if encoding.revised:
+            first = list(again())
         yield from _one_tool_per_file(first)
         return
     converted = _any_converted(first) or _any_converted(items)
     del first
+    if encoding.revised:
+        converted = _any_converted(again())
     yield from _marked(again(), converted)
 
 
@@ -221,16 +246,24 @@ def parse_pokerstars_bytes(data: bytes, source: str) -> Iterator[HandRecord | Re
     A file in UTF-16 (it starts with a UTF-16 byte-order mark) is one ``bad-encoding``
     reject.
     """
-    yield from _one_tool_per_file(_parse_stream(io.BytesIO(data), source))
+    encoding = _Encoding()
+
+    def again() -> Iterator[HandRecord | Reject]:
+        return _parse_stream(io.BytesIO(data), source, encoding.settled())
+
+    yield from _one_tool(_parse_stream(io.BytesIO(data), source, encoding), again, encoding)
 
 
 def parse_pokerstars(text: str, source: str) -> Iterator[HandRecord | Reject]:
     """Yield a hand or a reject for every hand of a decoded text, in order."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    numbered = [(number, line.rstrip()) for number, line in enumerate(lines, start=1)]
-    yield from _one_tool_per_file(_parse_block(block, source) for block in _blocks(numbered))
+    numbered = [
+        (number, line.lstrip("\ufeff").rstrip()) for number, line in enumerate(lines, start=1)
+    ]
+    open_line = len(numbered) if numbered[-1][1].strip() else None
+    yield from _one_tool_per_file(
+        _parse_block(block, source, open_line=open_line) for block in _blocks(numbered)
+    )
 
 
 def _one_tool_per_file(items: Iterable[HandRecord | Reject]) -> Iterator[HandRecord | Reject]:
@@ -274,8 +307,14 @@ def _blocks(lines: Sequence[Line]) -> Iterator[list[Line]]:
 
 
 def _parse_block(
-    block: list[Line], source: str, cut: dict[int, int] | None = None
+    block: list[Line],
+    source: str,
+    cut: dict[int, int] | None = None,
+    open_line: int | None = None,
 ) -> HandRecord | Reject:
+    """Read one block of lines into a hand or a reject; ``cut`` has the true length of
+    lines cut short, ``open_line`` is the number of the file's last line when no line end
+    follows it (see :func:`~pipeline.formats.pokerstars_body.parse_hand`)."""
     first_line, first_text = block[0]
     if not is_header_line(first_text):
         return Reject(
@@ -293,7 +332,7 @@ def _parse_block(
         code, message, excerpt = hostile
         return Reject(source, first_line, code, message, excerpt, hand_id=hand_id)
     try:
-        record, _signs = parse_hand(block)
+        record, _signs = parse_hand(block, open_line=open_line)
     except HandError as error:
         excerpt = next((text for number, text in block if number == error.line), first_text)
         return Reject(
@@ -331,13 +370,16 @@ def _located(record: HandRecord, source: str, line: int) -> HandRecord:
     return replace(record, source=source, line=line)
 
 
-def _parse_stream(stream: Readable, source: str) -> Iterator[HandRecord | Reject]:
-    """Yield a hand or a reject (not yet vetted) for every hand of a binary stream."""
+def _parse_stream(
+    stream: Readable, source: str, encoding: _Encoding
+) -> Iterator[HandRecord | Reject]:
+    """Yield a hand or a reject (not yet vetted) for every hand of a binary stream;
+    ``encoding`` learns what the bytes say of the file's encoding as they are read."""
     head = read_head(stream, _READ_BYTES)
     if is_utf16(head):
         yield utf16_reject(source, head)
         return
-    yield from _chunk_items(_chunks(_raw_lines(stream, head)), source)
+    yield from _chunk_items(_chunks(_raw_lines(stream, head)), source, encoding)
 
 
 def _raw_lines(stream: Readable, head: bytes = b"") -> Iterator[tuple[bytes, int]]:
@@ -384,23 +426,35 @@ def _line(pieces: list[bytes], length: int) -> tuple[bytes, int]:
     return line, length
 
 
-_Chunk = tuple[int, int, list[bytes], dict[int, int], bool]
-"""First line, last line, the lines, the true length of lines cut short, and whether
-lines were dropped because the chunk outgrew :data:`MAX_CHUNK_BYTES`."""
+@dataclass(frozen=True, slots=True)
+class _Chunk:
+    """The lines from one header line to the next (the first chunk maybe not a hand's)."""
+
+    begin: int
+    end: int
+    lines: list[bytes]
+    cut: dict[int, int]  # the true length of lines cut short
+    dropped: bool  # lines were dropped: the chunk outgrew MAX_CHUNK_BYTES
+    open_line: int | None = None  # the file's last line, when no line end follows it
 
 
 def _chunks(lines: Iterable[tuple[bytes, int]]) -> Iterator[_Chunk]:
-    """Split lines into chunks, each starting at a header line (the first maybe not)."""
+    """Split lines into chunks, each starting at a header line (the first maybe not).
+
+    A byte-order mark at the start of any line (files joined, each saved with one) is
+    taken off. It does not decide the encoding (see :class:`_Encoding`): an old cp1252
+    file saved again with one reads as before.
+    """
     kept: list[bytes] = []
     cut: dict[int, int] = {}
     begin, size, dropped = 1, 0, False
-    number = 0
+    number, line = 0, b""
     for number, (raw, length) in enumerate(lines, start=1):
         line = raw
-        while number == 1 and line.startswith(_BOM):  # a file saved twice may have two
+        while line.startswith(_BOM):  # a file saved twice may have two
             line = line[len(_BOM) :]
         if number > begin and _BYTES_HEADER_RE.match(line):
-            yield begin, number - 1, kept, cut, dropped
+            yield _Chunk(begin, number - 1, kept, cut, dropped)
             begin, kept, size, cut, dropped = number, [], 0, {}, False
         if size > MAX_CHUNK_BYTES or len(kept) >= MAX_CHUNK_LINES:
             dropped = True
@@ -410,12 +464,18 @@ def _chunks(lines: Iterable[tuple[bytes, int]]) -> Iterator[_Chunk]:
         if length != len(raw):
             cut[number] = length
     if number >= begin:
-        yield begin, number, kept, cut, dropped
+        # the last line read is the text after the last line end: a line only when the
+        # file does not end with a line end (then maybe cut short, see parse_hand)
+        open_line = number if line.strip() else None
+        yield _Chunk(begin, number, kept, cut, dropped, open_line)
 
 
-def _chunk_items(chunks: Iterable[_Chunk], source: str) -> Iterator[HandRecord | Reject]:
-    for begin, end, raw_lines, cut, dropped in chunks:
-        if dropped:
+def _chunk_items(
+    chunks: Iterable[_Chunk], source: str, encoding: _Encoding
+) -> Iterator[HandRecord | Reject]:
+    for chunk in chunks:
+        begin, end, raw_lines = chunk.begin, chunk.end, chunk.lines
+        if chunk.dropped:
             message = (
                 f"lines {begin}-{end}: more than {MAX_CHUNK_BYTES} bytes or "
                 f"{MAX_CHUNK_LINES} lines between two hand headers (a hand is a few "
@@ -424,37 +484,103 @@ def _chunk_items(chunks: Iterable[_Chunk], source: str) -> Iterator[HandRecord |
             first = raw_lines[0].decode("utf-8", "replace")[:EXCERPT_CHARS]
             yield Reject(source, begin, RejectCode.MALFORMED_HAND, message, first)
             continue
-        chunk = b"\n".join(raw_lines)
-        text = _decode(chunk)
-        if text is None:
-            yield _bad_encoding(chunk, raw_lines[0], begin, source)
+        data = b"\n".join(raw_lines)
+        text = encoding.decode(data, begin)
+        if isinstance(text, _Undecodable):
+            yield _bad_encoding(text.message, raw_lines[0], begin, source)
             continue
         lines = [(begin + k, line.rstrip()) for k, line in enumerate(text.split("\n"))]
         for block in _blocks(lines):
-            yield _parse_block(block, source, cut)
+            yield _parse_block(block, source, chunk.cut, chunk.open_line)
 
 
-def _decode(chunk: bytes) -> str | None:
-    for encoding in ("utf-8", "cp1252"):
+@dataclass(frozen=True, slots=True)
+class _Undecodable:
+    """Bytes of a hand that are not valid in the file's encoding: what is wrong, where."""
+
+    message: str
+
+
+_NON_ASCII_RE = re.compile(rb"[\x80-\xff]")
+_UTF8_CHAR_RE = re.compile("[\u0080-\udc7f\udd00-\U0010ffff]")
+"""A character beyond ASCII that UTF-8 decoded (``surrogateescape`` turns each byte UTF-8
+refuses into one of U+DC80-U+DCFF, which this leaves out)."""
+
+
+@dataclass(slots=True)
+class _Encoding:
+    """The encoding of one file, learnt from its bytes as they are read.
+
+    A file is UTF-8 when it holds any UTF-8 text: a character beyond ASCII that decodes
+    as UTF-8 (cp1252 text almost never does). A file with none, whose bytes are not all
+    valid UTF-8, is cp1252 (a byte-order mark does not count: old cp1252 files saved again
+    with one read as before). A hand whose bytes are not valid in
+    its file's encoding is a ``bad-encoding`` reject, never read in another encoding: so a
+    stray Latin-1 byte in a chat line cannot garble the UTF-8 names of its hand.
+
+    A first pass reads a hand that is not UTF-8 as cp1252 while no UTF-8 text has been
+    seen, and notes it (``guessed``); if UTF-8 text comes later, the file is read again
+    with :meth:`settled`, which knows the answer from the start (``final``).
+    """
+
+    utf8_at: int | None = None  # the first line seen with UTF-8 text
+    final: bool = False
+    guessed: bool = False
+
+    @property
+    def revised(self) -> bool:
+        """Tell whether a hand was read as cp1252 in what proved to be a UTF-8 file."""
+        return self.guessed and self.utf8_at is not None
+
+    def settled(self) -> _Encoding:
+        """Return the encoding as this pass learnt it, for a pass that knows it from the start."""
+        return _Encoding(utf8_at=self.utf8_at, final=True)
+
+    def saw_utf8(self, line: int) -> None:
+        """Note UTF-8 text on ``line`` (the first one noted is kept)."""
+        if self.utf8_at is None:
+            self.utf8_at = line
+
+    def decode(self, data: bytes, begin: int) -> str | _Undecodable:
+        """Decode the bytes of the lines from ``begin`` on, in the file's encoding."""
         try:
-            return chunk.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-    return None
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as bad:
+            return self._not_utf8(data, begin, bad.start)
+        if self.utf8_at is None and (found := _NON_ASCII_RE.search(data)):
+            self.saw_utf8(begin + data.count(b"\n", 0, found.start()))
+        return text
+
+    def _not_utf8(self, data: bytes, begin: int, at: int) -> str | _Undecodable:
+        line = begin + data.count(b"\n", 0, at)
+        if self.utf8_at is None and not self.final:
+            escaped = data.decode("utf-8", "surrogateescape")
+            if found := _UTF8_CHAR_RE.search(escaped):
+                self.saw_utf8(begin + escaped.count("\n", 0, found.start()))
+        if self.utf8_at is not None:
+            return _Undecodable(
+                f"line {line}: byte 0x{data[at]:02X} is not UTF-8, the encoding of this file "
+                f"(UTF-8 text on line {self.utf8_at}); the hand is not read in another "
+                "encoding"
+            )
+        try:
+            text = data.decode("cp1252")
+        except UnicodeDecodeError as bad:
+            line = begin + data.count(b"\n", 0, bad.start)
+            return _Undecodable(
+                f"line {line}: byte 0x{data[bad.start]:02X} is neither UTF-8 nor cp1252 "
+                "(this file has no UTF-8 text, so it is read as cp1252)"
+            )
+        self.guessed = self.guessed or not self.final
+        return text
 
 
-def _bad_encoding(chunk: bytes, first: bytes, line: int, source: str) -> Reject:
+def _bad_encoding(message: str, first: bytes, line: int, source: str) -> Reject:
     match = _BYTES_HEADER_RE.match(first)
     hand_id = None
     if match is not None:
         found = re.search(rb"#([0-9A-Za-z_-]+):", first)
         hand_id = found.group(1).decode("ascii") if found else None
-    message = f"line {line}: neither UTF-8 nor cp1252"
-    try:
-        chunk.decode("utf-8")
-    except UnicodeDecodeError as bad:
-        at = chunk[: bad.start].count(b"\n") + line
-        message = f"line {at}: neither UTF-8 nor cp1252 ({bad.reason} at byte {bad.start})"
     return Reject(
         source,
         line,

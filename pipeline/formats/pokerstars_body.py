@@ -20,7 +20,15 @@ What the record holds, and what it never invents:
   is recorded from the summary, as FPDB does.
 - A hand whose log ends before its summary is ``partial``: the actions up to the last
   complete line are kept, and a last line cut in the middle is dropped. So is a hand whose
-  last line, in its summary, is cut (a seat line that names nobody seated, say).
+  last line, in its summary, is cut (a seat line that names nobody seated, say). The
+  file's last line, when no line end follows it, may be cut and still parse (``raises
+  $0.04 to $0`` for ``… to $0.06``, ``Total pot $0``): it is dropped and the hand is
+  ``partial``, unless it is the closed summary line of the last seat (then the hand is
+  whole; a hand run more than once, or a summary listing its seats out of order as Run It
+  Once does, cannot tell, and is ``partial``).
+- ``raises X to Y`` is checked: PokerStars writes X as the raise over the street's bet and
+  Y as the new total, so Y - X must be that bet; when they disagree neither is picked and
+  the hand is a ``bad-amount`` reject quoting the line (the clones only need X <= Y).
 - ``converted`` is set on a converter's signs: a thousands separator (genuine PokerStars
   amounts never have one), a header time without any time zone and, in a hand headed
   PokerStars (the clones write numbers their own way), an integer amount written with
@@ -54,6 +62,8 @@ from pipeline.formats.pokerstars_header import (
     HandError,
     Header,
     MoneyReader,
+    big_blind,
+    check_raise,
     parse_cards_text,
     parse_header,
     parse_table_line,
@@ -151,6 +161,13 @@ _LABELLED_RE = re.compile(rf"^(?P<label>[A-Za-z][A-Za-z .'/-]*?):? {_A}\.?$")
 _SUMMARY_SEAT_RE = re.compile(r"^Seat (?P<seat>[0-9]+): (?P<rest>.*)$")
 _POSITION_RE = re.compile(r"^(?: \((?:button|small blind|big blind|dealer)\))*")
 _WON_RE = re.compile(rf"\b(?:won|collected) \(?{_A}\)?")
+_CLOSED_SEAT_END_RE = re.compile(
+    rf"folded (?:before Flop|on the (?:Flop|Turn|River))(?: \(didn't bet\))?"
+    rf"|collected \({AMOUNT}\)|mucked \[[^\]]*\]"
+)
+_SHOWDOWN_SEAT_END_RE = re.compile(
+    rf"(?:showed \[[^\]]*\] and (?:won \({AMOUNT}\)|lost)|mucked \[[^\]]*\] and lost)(?: .*)?"
+)
 
 
 @dataclass(slots=True)
@@ -196,6 +213,8 @@ class _State:
     summary_cards: dict[int, tuple[ActionType, tuple[int, ...]]] = field(default_factory=dict)
     signs: list[str] = field(default_factory=list)
     small_posted: bool = False
+    street: dict[int, int] = field(default_factory=dict)  # seat -> live chips in this street
+    preflop: bool = True
 
     def seat_of(self, name: str) -> int | None:
         for candidate, seat in self.names:
@@ -266,6 +285,8 @@ def _street(state: _State, match: re.Match[str], line: int) -> None:
     groups = [_cards(g, line) for g in _GROUP_RE.findall(match.group("cards"))]
     if not groups:
         raise _error(line, f"no cards on the {name.lower()} line")
+    if name != "PRE-FLOP":  # Courchevel's first flop card comes before the preflop betting
+        state.street, state.preflop = {}, False
     board = state.shared_board + (state.run_boards.get(run, []) if run else [])
     if len(groups) == 1:
         cards = groups[0]
@@ -307,17 +328,23 @@ def _colon_action(state: _State, seat: int, rest: str, line: int) -> bool:
         state.folded.add(seat)
     elif match := _CALL_RE.match(rest):
         amount = money.parse(match.group(1), line)
+        state.street[seat] = state.street.get(seat, 0) + amount
         state.actions.append(
             Action(ActionType.CALL, seat=seat, amount=amount, all_in=bool(match.group("all_in")))
         )
     elif match := _BET_RE.match(rest):
         amount = money.parse(match.group(1), line)
+        state.street[seat] = state.street.get(seat, 0) + amount
         state.actions.append(
             Action(ActionType.BET, seat=seat, amount=amount, all_in=bool(match.group("all_in")))
         )
     elif match := _RAISE_RE.match(rest):
-        money.parse(match.group(1), line)
+        by = money.parse(match.group(1), line)
         to = money.parse(match.group(2), line)
+        level = max(state.street.values(), default=0)
+        said = (match.group(1), match.group(2))
+        check_raise(state.header, said, (by, to), level=level, preflop=state.preflop, line=line)
+        state.street[seat] = to
         state.actions.append(
             Action(ActionType.RAISE, seat=seat, to=to, all_in=bool(match.group("all_in")))
         )
@@ -327,11 +354,17 @@ def _colon_action(state: _State, seat: int, rest: str, line: int) -> bool:
             if state.small_posted:
                 blind = Blind.DEAD  # a second small blind is a dead one (missed blind)
             state.small_posted = True
+        amount = money.parse(match.group(2), line)
+        if blind is Blind.BOTH:  # the big blind live, the small one dead
+            amount_live = min(amount, big_blind(state.header))
+        else:
+            amount_live = 0 if blind in (Blind.ANTE, Blind.DEAD) else amount
+        state.street[seat] = state.street.get(seat, 0) + amount_live
         state.actions.append(
             Action(
                 ActionType.POST,
                 seat=seat,
-                amount=money.parse(match.group(2), line),
+                amount=amount,
                 blind=blind,
                 all_in=bool(match.group("all_in")),
             )
@@ -696,11 +729,16 @@ def _rescale(action: Action, div: int) -> Action:
 # ------------------------------------------------------------------------------ entry
 
 
-def parse_hand(lines: Sequence[Line]) -> tuple[HandRecord, list[str]]:
+def parse_hand(
+    lines: Sequence[Line], *, open_line: int | None = None
+) -> tuple[HandRecord, list[str]]:
     """Parse one hand's lines (the first is its header) into a record.
 
     Returns the record and the converter signs found (empty for a genuine log). Raises
-    :class:`HandError` for a hand that cannot become a record.
+    :class:`HandError` for a hand that cannot become a record. ``open_line`` is the number
+    of the file's last line when no line end follows it: that line may be cut short
+    (``raises $0.04 to $0`` for ``… to $0.06``), so unless it is whole beyond doubt (see
+    :func:`_is_whole_last_line`) it is not read and the hand is ``partial``.
     """
     header_line, header_text = lines[0]
     money = MoneyReader()
@@ -721,6 +759,11 @@ def parse_hand(lines: Sequence[Line]) -> tuple[HandRecord, list[str]]:
     cut = False
     for index in range(start, len(lines)):
         number, text = lines[index]
+        if number == open_line and not _is_whole_last_line(state, text):
+            if index == start and text.startswith("Seat "):
+                raise _error(number, "the hand ends in its seat list", truncated)
+            cut = True  # the file ends in this line, with no line end: maybe cut short
+            break
         try:
             if state.in_summary:
                 _summary_line(state, number, text)
@@ -738,6 +781,32 @@ def parse_hand(lines: Sequence[Line]) -> tuple[HandRecord, list[str]]:
         header.currency, header.real_money = "PLAY", False
     record = _build(state, (table.table, table.max_seats, table.button), partial)
     return record, state.signs
+
+
+def _is_whole_last_line(state: _State, text: str) -> bool:
+    """Tell whether a last line with no line end after it is whole beyond doubt.
+
+    Only a summary seat line can tell: the one of the last seat dealt in (the summary
+    lists the seats in order, so no other seat line is missing after it), whose every
+    amount and card group is closed (``collected ($0.31)``, ``showed [..] and won ($0.39)
+    …``) and after which nothing the record reads can follow (a hand description only). A
+    hand run more than once is never so (``…, and won ($X)`` may follow), nor a bare
+    ``mucked`` (cards may follow). Any other line, in the summary or not, is treated as cut.
+    """
+    match = _SUMMARY_SEAT_RE.match(text) if state.in_summary else None
+    if match is None:
+        return False
+    seat = int(match.group("seat"))
+    info = next((s for s in state.seats if s.seat == seat), None)
+    if info is None or not match.group("rest").startswith(info.name):
+        return False
+    if seat != max(s.seat for s in state.seats if not s.out or s.seat == seat):
+        return False
+    rest = _POSITION_RE.sub("", match.group("rest")[len(info.name) :]).strip()
+    if _CLOSED_SEAT_END_RE.fullmatch(rest):
+        return True
+    once = not state.run_boards and state.show_run is None
+    return once and _SHOWDOWN_SEAT_END_RE.fullmatch(rest) is not None
 
 
 def _complete(state: _State) -> bool:

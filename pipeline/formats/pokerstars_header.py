@@ -19,7 +19,7 @@ from zoneinfo import ZoneInfo
 
 from pipeline.cards import parse_card
 from pipeline.model import Betting, Variant
-from pipeline.money import MAX_SCALE, AmountError, parse_amount
+from pipeline.money import MAX_SCALE, AmountError, format_amount, parse_amount
 from pipeline.violations import RejectCode
 
 __all__ = [
@@ -30,6 +30,8 @@ __all__ = [
     "Header",
     "MoneyReader",
     "TableLine",
+    "big_blind",
+    "check_raise",
     "parse_cards_text",
     "parse_header",
     "parse_table_line",
@@ -131,6 +133,7 @@ _TABLE_RE = re.compile(
     r" Seat #(?P<button>[0-9]+) is the button$"
 )
 _CARD_RE = re.compile(r"^[2-9TJQKA][cdhs]$")
+_SYMBOL_RE = re.compile(r"^(?:[$€£₹¥]|Rs\. ?)")
 
 _BETTING = {
     "pot limit": Betting.POT_LIMIT,
@@ -307,8 +310,15 @@ def _currency(iso: str | None, money: MoneyReader) -> str | None:
 
 
 def _started_at(text: str, line: int) -> tuple[datetime | None, bool]:
-    """Pick the time to trust: a stated UTC, else ET, else any known zone, else ET."""
+    """Pick the time to trust: a stated UTC, else ET, else any known zone, else ET.
+
+    Returns the time in UTC and whether no time of the header has a zone at all (read as
+    ET, as FPDB does: a converter's sign). A zone that is printed but not known (``HST``)
+    is never guessed: another time of the header in a known zone (the ``[… ET]`` one) is
+    used, and without one the hand is a ``bad-timestamp`` reject.
+    """
     found: list[tuple[datetime, str | None]] = []
+    unknown: list[tuple[str, str]] = []  # (zone, the time as written)
     for match in _DATE_RE.finditer(text):
         try:
             moment = datetime(
@@ -324,18 +334,28 @@ def _started_at(text: str, line: int) -> tuple[datetime | None, bool]:
                 RejectCode.BAD_TIMESTAMP, line, f"line {line}: {error}: {match.group(0)!r}"
             ) from None
         zone = match.group("tz")
-        found.append((moment, zone if zone in _ZONES else None))
-    if not found:
-        return None, True
-    zone_missing = all(zone is None for _, zone in found)
+        if zone is not None and zone not in _ZONES:
+            unknown.append((zone, match.group(0)))
+            continue
+        found.append((moment, zone))
     for wanted in ("UTC", "GMT", "ET", "EST", "EDT"):
         for moment, zone in found:
             if zone == wanted:
-                return _to_utc(moment, zone), zone_missing
+                return _to_utc(moment, zone), False
     for moment, zone in found:
         if zone is not None:
-            return _to_utc(moment, zone), zone_missing
-    return _to_utc(found[-1][0], "ET"), zone_missing
+            return _to_utc(moment, zone), False
+    if unknown:
+        raise HandError(
+            RejectCode.BAD_TIMESTAMP,
+            line,
+            f"line {line}: unknown time zone {unknown[0][0]!r} in {unknown[0][1]!r}, and no "
+            f"time in a known zone (known: {', '.join(sorted(_ZONES))}); the time is not "
+            "guessed",
+        )
+    if not found:
+        return None, True
+    return _to_utc(found[-1][0], "ET"), True
 
 
 def _to_utc(moment: datetime, zone: str) -> datetime:
@@ -435,6 +455,67 @@ def parse_header(line_text: str, line: int, money: MoneyReader) -> Header:
         zone_missing=zone_missing,
         zoom=zoom,
     )
+
+
+def big_blind(header: Header) -> int:
+    """Return the big blind the header states (fixed limit: the small bet), fine units."""
+    return header.low_stake if header.betting is Betting.FIXED_LIMIT else header.high_stake
+
+
+def check_raise(
+    header: Header,
+    said: tuple[str, str],
+    amounts: tuple[int, int],
+    *,
+    level: int,
+    preflop: bool,
+    line: int,
+) -> None:
+    """Check ``raises X to Y`` (``said`` as written, ``amounts`` in fine units) against
+    ``level``, the highest total of the street before it; raise ``bad-amount`` if they
+    disagree.
+
+    PokerStars writes X as the raise over the street's bet and Y as the raiser's new total,
+    so Y - X must be that bet (preflop the big blind counts too, for a big blind posted
+    all-in short). The clones may write Y as the chips the raise adds (see
+    :mod:`~pipeline.formats.pokerstars_clones`), so there only X <= Y is checked. Neither
+    amount is ever preferred over the other.
+    """
+    by, to = amounts
+    quoted = f"'raises {said[0]} to {said[1]}'"
+    if header.site != "PokerStars":
+        if by <= to:
+            return
+        message = f"line {line}: {quoted}: a raise by more than the total it raises to"
+        raise HandError(RejectCode.BAD_AMOUNT, line, message)
+    if to - by in ({level, max(level, big_blind(header))} if preflop else {level}):
+        return
+    symbol = _SYMBOL_RE.match(said[1])
+    unit = symbol.group(0) if symbol else ""
+
+    def shown(fine: int) -> str:
+        return unit + _as_written(fine, cents=header.real_money)
+
+    message = (
+        f"line {line}: {quoted}: the bet it raises is {shown(level)}, so a raise to "
+        f"{said[1]} is by {shown(to - level)} and a raise by {said[0]} is to "
+        f"{shown(level + by)}; the two amounts disagree"
+    )
+    raise HandError(RejectCode.BAD_AMOUNT, line, message)
+
+
+def _as_written(fine: int, *, cents: bool) -> str:
+    """Format fine units as PokerStars writes them: whole amounts bare, others with at
+    least two decimals for money (``cents``).
+
+    >>> _as_written(10_000_000, cents=True), _as_written(500_000_000, cents=True)
+    ('0.10', '5')
+    """
+    whole, _, decimals = format_amount(fine, FINE_SCALE).partition(".")
+    decimals = decimals.rstrip("0")
+    if not decimals:
+        return whole
+    return f"{whole}.{decimals.ljust(2, '0') if cents else decimals}"
 
 
 # -------------------------------------------------------------------------------- table
