@@ -353,7 +353,12 @@ def run_command(
     ] = None,
     rules: Rules = "standard",
     replace: Annotated[
-        bool, typer.Option("--replace", help="Ingest inputs again, retiring their earlier rows.")
+        bool,
+        typer.Option(
+            "--replace",
+            help="Ingest inputs again, retiring the rows earlier runs took from them (and from "
+            "earlier versions of the same file, e.g. a session file that has grown).",
+        ),
     ] = False,
     input_format: InputFormat = None,
     fmt: Annotated[str, typer.Option("--format", help="Summary: table or json.")] = "table",
@@ -392,7 +397,8 @@ def run_command(
     Writes the tables hands, seats, actions, pots, awards, violations and rejects (see the
     README), partitioned by month of play. The run's manifest entry is the commit point: a
     crashed or interrupted run leaves the lake as it was. Inputs already ingested are
-    skipped (unless --replace); hands already in the lake are counted as duplicates.
+    skipped (unless --replace); hands already in the lake are counted as duplicates (a hand
+    the lake holds as partial and an input has whole is said: take it with --replace).
     With --executor dask the chunks run on a Dask cluster and the lake is the same.
 
     Example: [bold]croupier run data/sample --out lake[/]

@@ -139,6 +139,7 @@ def report_dict(report: RunReport) -> dict[str, object]:
         "hands": report.hands,
         "rejects": report.rejects,
         "duplicates": report.duplicates,
+        "completed_partials": report.completed,
         "skipped": [clean_text(path) for path in report.skipped],
         "statuses": dict(report.statuses),
         "violations": dict(report.codes),
@@ -175,6 +176,8 @@ def print_report(report: RunReport) -> None:
         ("duplicates", report.duplicates),
         ("files skipped (already ingested)", len(report.skipped)),
     ]
+    if report.completed:
+        rows.append(("  of the duplicates, partial in the lake and whole here", report.completed))
     rows += [(f"status {name}", n) for name, n in sorted(report.statuses.items())]
     rows += [(f"payouts match: {k}", n) for k, n in sorted(report.payouts.items())]
     rows += [(f"violation {code}", n) for code, n in report.codes.most_common()]
@@ -182,6 +185,14 @@ def print_report(report: RunReport) -> None:
         table.add_row(escape(what), f"{n:,}")
     table.add_row("time", f"{report.seconds:.1f} s ({rate:,.0f} hands/s)")
     stderr.print(table)
+    if report.completed:  # a session file that grew: its cut hand is whole now
+        stderr.print(
+            f"{report.completed:,} {'hand' if report.completed == 1 else 'hands'} the lake "
+            f"holds as partial {'is' if report.completed == 1 else 'are'} whole in these inputs; "
+            "the lake keeps its first copy. To take the whole ones, run again with --replace "
+            "(it replaces what earlier runs read from these files, earlier versions included).",
+            soft_wrap=True,
+        )
     if report.rejects:  # where they are, in a command to copy
         sql = f"SELECT source, line, code, message FROM rejects WHERE run_id = '{report.run_id}'"
         stderr.print(

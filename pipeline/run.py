@@ -59,7 +59,7 @@ from pipeline.lake.rows import ChunkRows
 from pipeline.lake.schema import PARTITIONED
 from pipeline.lake.staged import fetch, has_fsspec, is_url, remove, write_staged
 from pipeline.lake.store import clean_orphans, lake_lock, publish, staging_dir
-from pipeline.model import HandRecord
+from pipeline.model import HandRecord, Status
 from pipeline.rules import STANDARD, RuleSet, replay
 from pipeline.settle import hand_status, settle_many
 from pipeline.violations import Reject
@@ -104,6 +104,7 @@ class ChunkResult:
     rejects: int = 0
     duplicates: int = 0
     keys: list[tuple[str, str]] = field(default_factory=list)
+    partial: set[tuple[str, str]] = field(default_factory=set)  # keys of partial hands
     files: list[tuple[str, str, int]] = field(default_factory=list)  # table, relative, rows
     statuses: Counter[str] = field(default_factory=Counter)
     codes: Counter[str] = field(default_factory=Counter)
@@ -181,7 +182,10 @@ def _process(task: ChunkTask) -> ChunkResult:
     replays = [replay(hand, task.rules) for hand in hands]
     for hand, judged, settled in zip(hands, replays, settle_many(replays, task.rules), strict=True):
         rows.add_hand(hand, judged, settled)
-        result.statuses[hand_status(judged, settled).value] += 1
+        status = hand_status(judged, settled)
+        result.statuses[status.value] += 1
+        if status is Status.PARTIAL:
+            result.partial.add((hand.site, hand.hand_id))
         for v in (*judged.violations, *settled.violations):
             result.codes[v.code.value] += 1
         result.payouts[str(settled.payouts_match).lower()] += 1
@@ -210,6 +214,8 @@ class RunReport:
     retired: int = 0
     seconds: float = 0.0
     committed: bool = False
+    completed: int = 0
+    """Duplicates the lake holds as ``partial`` that this run read whole (a grown file)."""
 
     @property
     def hands(self) -> int:
@@ -277,14 +283,25 @@ def _chunks(
         yield lines, rejects
 
 
-def _existing_keys(lake: Path, files: Iterable[str]) -> KeySet:
-    """Return the keys of the hands the lake's committed ``hands`` files hold."""
+def _existing_keys(lake: Path, files: Iterable[str]) -> tuple[KeySet, set[tuple[str, str]]]:
+    """Return the keys of the hands the lake's committed ``hands`` files hold, and the
+    keys of those that are ``partial``."""
     keys = KeySet()
+    partial: set[tuple[str, str]] = set()
     for relative in files:
-        table = pq.read_table(lake / relative, columns=["site", "hand_id"])
+        table = pq.read_table(lake / relative, columns=["site", "hand_id", "status"])
         sites = table["site"].cast(pa.string()).to_pylist()
         keys.update(zip(sites, table["hand_id"].to_pylist(), strict=True))
-    return keys
+        cut = table.filter(pc.equal(table["status"].cast(pa.string()), Status.PARTIAL.value))
+        if cut.num_rows:
+            partial.update(
+                zip(
+                    cut["site"].cast(pa.string()).to_pylist(),
+                    cut["hand_id"].to_pylist(),
+                    strict=True,
+                )
+            )
+    return keys, partial
 
 
 def _drop_hands(
@@ -364,6 +381,7 @@ def run_lake(
         staging = staging_dir(root, report.run_id)
         remote = f"{staging_url.rstrip('/')}/{report.run_id}" if staging_url else None
         ingested = manifest.ingested()
+        versions = manifest.versions()
         live = manifest.live_files()
         names = list(discover(inputs, regular_only=True))
         plan: list[tuple[str, str, int]] = []
@@ -379,10 +397,11 @@ def run_lake(
                 )
                 progress("skipped", 1)
                 continue
-            if sha in ingested:
-                retire |= {path for path, f in live.items() if f.input == sha}
+            if replace:  # this input, and what earlier versions of it at this path gave
+                earlier = {sha} | versions.get(os.path.abspath(name), set())
+                retire |= {path for path, f in live.items() if f.input in earlier}
             plan.append((name, sha, size))
-        keys_seen = _existing_keys(
+        keys_seen, partial_seen = _existing_keys(
             root, (p for p, f in live.items() if f.table == "hands" and p not in retire)
         )
         added: list[FileEntry] = []
@@ -414,7 +433,7 @@ def run_lake(
                     if remote is not None:
                         for _, relative, _ in result.files:
                             fetch(remote, relative, staging)
-                    _account(result, entry, report, keys_seen, staging, added)
+                    _account(result, entry, report, keys_seen, staging, added, partial_seen)
                     progress("hands", result.read)
                 for f in added[first_file:]:
                     f.input = entry.sha256  # stdin's hash is known only once it is read
@@ -583,12 +602,18 @@ def _account(
     seen: KeySet,
     staging: Path,
     added: list[FileEntry],
+    partial: set[tuple[str, str]] | frozenset[tuple[str, str]] = frozenset(),
 ) -> None:
-    """Count a chunk's hands, drop those already seen, and list its files to publish."""
+    """Count a chunk's hands, drop those already seen, and list its files to publish.
+
+    ``partial`` holds the keys of the lake's ``partial`` hands: a repeat of one that this
+    chunk has whole is counted in ``report.completed`` (the lake keeps its first copy).
+    """
     repeats = seen.present(result.keys)
     files = result.files
     if repeats:
         files = _drop_hands(staging, files, repeats)
+        report.completed += len((repeats & partial) - result.partial)
     seen.update(result.keys)
     entry.read += result.read
     entry.rejects += result.rejects

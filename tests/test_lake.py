@@ -144,6 +144,54 @@ def test_hands_already_in_the_lake_are_duplicates_and_every_hand_is_accounted(
     assert run_query(lake, "SELECT code, line FROM rejects").rows == [("malformed-json", 51)]
 
 
+def test_a_hand_cut_in_the_lake_and_whole_in_a_grown_file_is_said_and_replace_takes_it(
+    tmp_path: Path,
+) -> None:
+    """A session file read while its last hand was being written: that hand is partial in
+    the lake. Read again grown, the whole hand is a duplicate the summary counts apart;
+    with --replace the earlier version's rows are retired and the whole hand is taken."""
+    lake = tmp_path / "lake"
+    full = _generated(tmp_path / "full.jsonl", 6, seed=4).read_bytes().splitlines()
+    cut = json.loads(full[2])
+    cut["actions"] = cut["actions"][:6]
+    cut["partial"] = True
+    cut.pop("result", None)
+    log = tmp_path / "session.jsonl"
+    log.write_bytes(b"\n".join([*full[:2], json.dumps(cut).encode()]) + b"\n")
+    first = run_lake([str(log)], lake, workers=1)
+    assert (first.hands, first.statuses["partial"]) == (3, 1)
+    log.write_bytes(b"\n".join(full) + b"\n")  # the file grew: the hand is whole, and more
+    grown = run_lake([str(log)], lake, workers=1)
+    assert (grown.hands, grown.duplicates, grown.completed) == (3, 3, 1)
+    result = runner.invoke(app, ["run", str(log), "--out", str(lake)])
+    assert result.exit_code == 0  # a third run of the same bytes is skipped
+    again = runner.invoke(app, ["run", str(log), "--out", str(lake), "--replace"])
+    assert again.exit_code == 0, again.output
+    statuses = dict(run_query(lake, "SELECT status, count(*) FROM hands GROUP BY 1").rows)
+    assert statuses == {"ok": 6}
+    assert _live(lake) == _on_disk(lake)
+
+
+def test_the_run_summary_says_when_a_partial_hand_in_the_lake_is_whole_in_an_input(
+    tmp_path: Path,
+) -> None:
+    lake = tmp_path / "lake"
+    full = _generated(tmp_path / "full.jsonl", 2, seed=4).read_bytes().splitlines()
+    cut = json.loads(full[1])
+    cut["actions"], cut["partial"] = cut["actions"][:6], True
+    cut.pop("result", None)
+    (tmp_path / "early.jsonl").write_bytes(json.dumps(cut).encode() + b"\n")
+    (tmp_path / "late.jsonl").write_bytes(full[1] + b"\n")
+    runner.invoke(app, ["run", str(tmp_path / "early.jsonl"), "--out", str(lake)])
+    result = runner.invoke(app, ["run", str(tmp_path / "late.jsonl"), "--out", str(lake)])
+    assert result.exit_code == 0
+    assert "1 hand the lake holds as partial is whole in these inputs" in result.output
+    summary = runner.invoke(
+        app, ["run", str(tmp_path / "late.jsonl"), "--out", str(lake), "--format", "json"]
+    )
+    assert json.loads(summary.stdout)["completed_partials"] == 0  # skipped: already read
+
+
 def test_a_crash_before_the_commit_leaves_the_lake_as_it_was(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

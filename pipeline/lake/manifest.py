@@ -98,6 +98,16 @@ class Manifest:
         """Return the live files of one table, relative to the lake, in commit order."""
         return [f.path for f in self.live_files().values() if f.table == table]
 
+    def versions(self) -> dict[str, set[str]]:
+        """Return, per absolute input path, the sha256 of every version of it a committed
+        run has read (a session file read again after it grew has two)."""
+        out: dict[str, set[str]] = {}
+        for run in self.runs:
+            for entry in run.inputs:
+                if not entry.skipped and entry.resolved is not None:
+                    out.setdefault(entry.resolved, set()).add(entry.sha256)
+        return out
+
     def ingested(self) -> dict[str, str]:
         """Return the sha256 of every input a committed run has read, with that run's id."""
         seen: dict[str, str] = {}
