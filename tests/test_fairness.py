@@ -33,6 +33,7 @@ from pipeline.reports.fairness import (
     poisson_sf,
     regularized_gamma_q,
 )
+from pipeline.reports.fairness_board import board_pairs
 from pipeline.run import run_lake
 
 BIASED = "evidence of bias at 1% after Holm"
@@ -434,3 +435,59 @@ def test_a_failed_card_test_names_the_cells_that_deviate_most(
     assert "As: 60 vs 21 expected" in render_markdown(shown)
     passing = next(r for r in _fairness_rows(report) if r[0] == "hole cards: ranks")
     assert passing[8] == "pass" and passing[-1] == ""
+
+
+# ------------------------------------------------------------------ the board against the hole
+
+
+def _shuffled_deals(
+    rng: random.Random, hands: int, players: int = 6, rigged: float = 0.0
+) -> list[tuple[list[int], list[int]]]:
+    """Deal ``hands`` hands of ``players`` × 4 hole cards and a five-card board; with
+    ``rigged`` > 0, that share of boards swaps its first card for one pairing seat 1."""
+    deals = []
+    for _ in range(hands):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        hole, board = deck[: 4 * players], deck[4 * players : 4 * players + 5]
+        if rigged and rng.random() < rigged:
+            ranks = {rank_of(c) for c in hole[:4]}
+            rest = deck[4 * players + 5 :]
+            pairing = [c for c in rest if rank_of(c) in ranks]
+            if pairing:
+                board[0] = pairing[0]
+        deals.append((hole, board))
+    return deals
+
+
+def test_the_board_pairing_statistic_is_standard_normal_on_a_fair_deal() -> None:
+    """Each board card comes from the cards left, so z is (nearly) standard normal: over 200
+    fair samples its mean is near 0 and z² near 1, and about 10% of p-values fall below 0.1;
+    ignoring the hole cards (expecting 3/51 per hole card of a rank) would not be."""
+    rng = random.Random(11)
+    zs = [board_pairs(_shuffled_deals(rng, 150)).z for _ in range(200)]
+    mean = sum(zs) / len(zs)
+    square = sum(z * z for z in zs) / len(zs)
+    assert abs(mean) < 0.25 and 0.7 < square < 1.35
+    low = sum(chi2_sf(z * z, 1) < 0.1 for z in zs) / len(zs)
+    assert 0.04 < low < 0.18
+
+
+def test_a_board_rigged_to_pair_one_seat_fails_and_names_the_counts() -> None:
+    rng = random.Random(12)
+    rigged = board_pairs(_shuffled_deals(rng, 2000, rigged=0.15))
+    fair = board_pairs(_shuffled_deals(rng, 2000))
+    assert rigged.z > 4 and abs(fair.z) < 3
+    assert rigged.cards == fair.cards == 10_000 and rigged.hands == 2000
+    verdicts = [
+        fairness_of_counts({}, {}, hole_hands=0, decks=0, board=b).tests[0] for b in (rigged, fair)
+    ]
+    assert [t.kind for t in verdicts] == ["pairs", "pairs"]
+    assert [t.result for t in verdicts] == ["fail", "pass"]
+    assert verdicts[0].statistic == pytest.approx(rigged.z**2)
+
+
+def test_a_deal_with_a_card_twice_is_left_out_of_the_board_test() -> None:
+    hole = list(range(24))
+    assert board_pairs([(hole, [0, 30, 31])]).hands == 0  # the board repeats a hole card
+    assert board_pairs([(hole, [30, 31, 32])]).hands == 1

@@ -155,11 +155,19 @@ def _repeat_text(repeats: Repeats) -> str:
     return f"{repeats.repeated} hand(s) repeat an earlier deal: {named}{more}"
 
 
-def _details(test: ChiSquare, repeats: Repeats) -> str:
+def _details(test: ChiSquare, fair: Fairness) -> str:
     """Return what a failed test saw: the three cells furthest from a fair deal, or the
     repeated deals."""
     if test.kind == "repeats":
-        return _repeat_text(repeats) if test.p_value is not None else ""
+        return _repeat_text(fair.repeats) if test.p_value is not None else ""
+    if test.kind == "pairs":
+        board = fair.board
+        if test.p_value is None:
+            return ""
+        return (
+            f"board cards paired {board.observed} hole cards vs {board.expected:.0f} "
+            f"expected (z = {board.z:+.1f})"
+        )
     if test.result != "fail":
         return ""
     return "; ".join(
@@ -168,7 +176,7 @@ def _details(test: ChiSquare, repeats: Repeats) -> str:
     )
 
 
-def _fairness_row(test: ChiSquare, repeats: Repeats) -> tuple[str, ...]:
+def _fairness_row(test: ChiSquare, fair: Fairness) -> tuple[str, ...]:
     chi = test.kind != "repeats"
     return (
         test.name,
@@ -180,7 +188,7 @@ def _fairness_row(test: ChiSquare, repeats: Repeats) -> tuple[str, ...]:
         _p(test.p_value),
         _p(test.p_holm),
         test.result,
-        _details(test, repeats),
+        _details(test, fair),
     )
 
 
@@ -190,7 +198,8 @@ def _fairness_section(fair: Fairness) -> Section:
     notes = [
         f"{fair.verdict}: {fair.hole_cards} hole cards known at the deal in "
         f"{fair.hole_hands} hands, {fair.decks} recorded deck orders, "
-        f"{repeats.hands} deals compared for repeats",
+        f"{repeats.hands} deals compared for repeats, {fair.board.cards} board cards of "
+        f"{fair.board.hands} hands with every seat's hole cards known",
         "chi-square corrected for dealing without replacement: Pearson's statistic divided "
         "by c = Σ m(52 − m) / (51 · Σ m), m the known cards one hand gives the test",
     ]
@@ -214,7 +223,7 @@ def _fairness_section(fair: Fairness) -> Section:
     return Section(
         "Fairness of the deal",
         _FAIRNESS_COLUMNS,
-        tuple(_fairness_row(t, repeats) for t in fair.tests),
+        tuple(_fairness_row(t, fair) for t in fair.tests),
         "; ".join(notes),
     )
 

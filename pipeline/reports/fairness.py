@@ -4,8 +4,9 @@ Two samples qualify. **Hole cards known at the deal**: the ``deal`` rows of the 
 table whose cards the log shows (every seat in generated logs, the hero's in a site's
 export), each card counted at its position in the player's hole cards (1..n). **Deck
 orders**: the ``deck`` column of hands whose log records the whole shuffled deck (burns
-included), each card counted at its position from the top. Shown cards and boards are
-never tested: which hands reach a showdown or a street depends on how they were played.
+included), each card counted at its position from the top. Shown cards are never
+tested, nor boards on their own: which hands reach a showdown or a street depends on how
+they were played (boards are tested against the hole cards, below).
 
 Tests: each of the 52 cards equally often at each hole-card position and at each of the 52
 deck positions (the whole deck is recorded whether or not a card was dealt, so every
@@ -32,6 +33,11 @@ happens to four different ranks 1 time in 24. A file whose hands are at least 90
 where the sorted hands had less than 1 chance in 10,000 (``UNORDERED_CHANCE``) of all being
 so in dealing order, is left out of the by-position tests (its hands still count for
 ranks, suits and repeats); ``Fairness.unordered_hands`` counts the hands left out.
+
+**The board against the hole cards.** Boards alone are no fair sample (which hands reach
+the flop depends on play), but where every seat's hole cards are known each board card is
+dealt from the cards left, whatever was played: the test compares how often board cards
+share a rank with hole cards against that (see :mod:`pipeline.reports.fairness_board`).
 
 **Repeated deals.** A fair shuffle never deals the same cards twice. A hand's deal is its
 recorded deck where there is one, else every seat's hole cards in seat order and the first
@@ -66,6 +72,12 @@ from dataclasses import dataclass
 import duckdb
 
 from pipeline.cards import RANKS, SUITS, format_card, parse_card, rank_of, suit_of
+from pipeline.reports.fairness_board import (
+    MIN_BOARD_CARDS,
+    NO_BOARD,
+    BoardPairs,
+    deal_board_pairs,
+)
 
 __all__ = [
     "ALPHA",
@@ -319,6 +331,7 @@ class Fairness:
     alpha: float
     tests: tuple[ChiSquare, ...]
     verdict: str
+    board: BoardPairs = NO_BOARD
 
     @property
     def meaningful(self) -> tuple[ChiSquare, ...]:
@@ -343,7 +356,7 @@ def largest_deviations(test: ChiSquare, top: int = 3) -> list[tuple[str, int, fl
     >>> largest_deviations(t.tests[0], 2)
     [('Ah', 1, 10.0), ('Ad', 16, 10.0)]
     """
-    if test.kind == "repeats" or not test.n:
+    if test.kind in ("repeats", "pairs") or not test.n:
         return []
     expected = test.n / len(test.observed)
     order = sorted(range(len(test.observed)), key=lambda i: (-abs(test.observed[i] - expected), i))
@@ -399,6 +412,26 @@ def _repeat_test(repeats: Repeats) -> ChiSquare:
     )
 
 
+def _board_test(board: BoardPairs) -> ChiSquare:
+    enough = board.cards >= MIN_BOARD_CARDS and board.variance > 0
+    statistic = board.z**2 if enough else None
+    return ChiSquare(
+        sample="boards",
+        kind="pairs",
+        position=None,
+        name="boards: pairing the hole cards",
+        n=board.cards,
+        needed=MIN_BOARD_CARDS,
+        observed=(board.observed,),
+        df=1,
+        correction=1.0,
+        statistic=statistic,
+        p_value=chi2_sf(statistic, 1) if statistic is not None else None,
+        p_holm=None,
+        result=TOO_FEW,
+    )
+
+
 def fairness_of_counts(
     hole: Mapping[int, Sequence[int]],
     deck: Mapping[int, Sequence[int]],
@@ -411,6 +444,7 @@ def fairness_of_counts(
     repeats: Repeats | None = None,
     unordered_hands: int = 0,
     unordered_sources: int = 0,
+    board: BoardPairs | None = None,
 ) -> Fairness:
     """Run every test on card counts: ``hole`` and ``deck`` map a position (from 1) to the
     count of each of the 52 cards seen there.
@@ -420,7 +454,7 @@ def fairness_of_counts(
     maps a hole-card test to its factor c (:func:`without_replacement`); a test it leaves
     out is not corrected (right only when each hand gives that test one card). Deck
     positions take one card per deck: never corrected. ``repeats`` adds the repeated-deal
-    test.
+    test, ``board`` the board-pairing test (:mod:`pipeline.reports.fairness_board`).
     """
     factor = correction or {}
     tests = [
@@ -440,6 +474,8 @@ def fairness_of_counts(
     tests += [_test("deck", "cards", p, deck[p], 1.0) for p in sorted(deck)]
     if repeats is not None and repeats.hands:
         tests.append(_repeat_test(repeats))
+    if board is not None and board.cards:
+        tests.append(_board_test(board))
     meaningful = [i for i, t in enumerate(tests) if t.p_value is not None]
     adjusted = holm([tests[i].p_value or 0.0 for i in meaningful])
     done = list(tests)
@@ -476,6 +512,7 @@ def fairness_of_counts(
         alpha=alpha,
         tests=tuple(done),
         verdict=verdict,
+        board=board or NO_BOARD,
     )
 
 
@@ -694,4 +731,5 @@ def deal_fairness(con: duckdb.DuckDBPyConnection, *, alpha: float = ALPHA) -> Fa
         repeats=_repeats(con),
         unordered_hands=sum(int(hands_per_source.get(s, 0)) for s in unordered),
         unordered_sources=len(unordered),
+        board=deal_board_pairs(con),
     )
