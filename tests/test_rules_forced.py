@@ -476,6 +476,37 @@ def test_straddle_of_the_wrong_size_is_blind_wrong_amount() -> None:
     assert found(result) == [("blind-wrong-amount", 2)]
 
 
+def test_a_bigger_straddle_the_site_records_is_the_bet_to_call() -> None:
+    """R2.straddle: "sites that allow other straddles record them": a 3.00 straddle (three
+    big blinds) at pot limit is no error; it is the bet to call, and the size of a raise."""
+    result = play(
+        [
+            *blinds(),
+            post(3, "straddle", "3.00"),
+            call(4, "3.00"),  # seq 3
+            call(1, "2.50"),
+            call(2, "2.00"),
+            check(3),
+            *checked_streets([1, 2, 3, 4]),
+        ],
+        seats=4,
+    )
+    assert legal_at(result, 3) == Legal(to_call="3.00", min_to="6.00", max_to="10.50")
+    assert found(result) == []
+
+
+def test_a_bigger_straddle_in_fixed_limit_is_blind_wrong_amount() -> None:
+    """R2.straddle, R5.limit-size: in fixed limit a straddle is one raise, no more."""
+    result = play(
+        [*blinds(), post(3, "straddle", "3.00"), fold(4), fold(1), fold(2), uncalled(3, "2.00")],
+        seats=4,
+        betting="fixed-limit",
+        small_bet="1.00",
+        big_bet="2.00",
+    )
+    assert found(result) == [("blind-wrong-amount", 2)]
+
+
 # ---------------------------------------------------------------------------- R2.post-to-enter
 
 

@@ -181,6 +181,8 @@ def post(run: Run, seq: int, action: Action) -> None:
         return
     else:  # straddle
         expected = run.rules.straddle_multiple * game.big_blind
+        if amount > expected and game.betting is not Betting.FIXED_LIMIT:
+            expected = amount  # a bigger straddle, as the site records it (R2.straddle)
         want = (run.bb_index + 1) % len(run.seats)
         if i != want or len(run.seats) < 3:
             run.flag(
@@ -282,10 +284,11 @@ def close_posts(run: Run, seq: int) -> None:
             rule="R3.courchevel",
         )
     last_blind = run.straddle_index if run.straddle_index is not None else bb
-    opening = (
-        run.rules.straddle_multiple * game.big_blind
-        if run.straddle_index is not None
-        else game.big_blind
-    )
+    opening = game.big_blind
+    if run.straddle_index is not None:  # the straddle, or more when the site allows it
+        posted = state.bet[run.straddle_index]
+        opening = max(run.rules.straddle_multiple * game.big_blind, posted)
+        if game.betting is Betting.FIXED_LIMIT:
+            opening = run.rules.straddle_multiple * game.big_blind
     state.start_preflop(first=(last_blind + 1) % len(run.seats), opening_bet=opening)
     after_action(run, seq)

@@ -42,7 +42,8 @@ class RuleSet:
     limit_half_bet_reopens: bool = True
     # R5.limit-cap: one bet and this many raises per round
     limit_raises: int = 3
-    # R2.straddle: a straddle is this many big blinds
+    # R2.straddle: a straddle is this many big blinds (no- and pot-limit: at least this many;
+    # a site that allows bigger straddles records them)
     straddle_multiple: int = 2
     # R8.odd-chips
     odd_chips: OddChips = "high-first-then-left-of-button"
