@@ -181,7 +181,8 @@ def convert_command(
         _report_rejects(report.rejects)
         for hand_id, why in report.unwritable:
             stderr.print(f"[yellow]not written[/] {escape(hand_id)}: {escape(why)}", soft_wrap=True)
-        stderr.print(f"converted {report.hands} hands, rejected {len(report.rejects)}")
+        left_out = f", not written {len(report.unwritable)}" if report.unwritable else ""
+        stderr.print(f"converted {report.hands} hands, rejected {len(report.rejects)}{left_out}")
 
 
 def _rules(name: str) -> RuleSet:

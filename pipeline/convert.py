@@ -2,6 +2,10 @@
 
 Only hands are written; every input that could not become a hand is returned as a
 :class:`~pipeline.violations.Reject` so the caller can report and keep it.
+
+Nothing is lost without a word: a PHH text is read back before it is written, and a hand
+whose text does not give the same record back (source and line aside) is not written but
+listed in ``ConvertReport.unwritable`` with the fields PHH could not carry.
 """
 
 from __future__ import annotations
@@ -12,15 +16,19 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import IO
 
+from msgspec import Struct
+from msgspec.structs import replace
+
 from pipeline.files import replaced
 from pipeline.formats import read_hands, read_stream
 from pipeline.formats.jsonl import encode_hand
+from pipeline.formats.phh import decode_hand
 from pipeline.formats.phh_track import UnwritableHand
 from pipeline.formats.phh_write import write_phh
 from pipeline.model import HandRecord
 from pipeline.violations import Reject
 
-__all__ = ["OUTPUT_FORMATS", "ConvertReport", "convert"]
+__all__ = ["OUTPUT_FORMATS", "ConvertReport", "convert", "phh_text"]
 
 OUTPUT_FORMATS = ("jsonl", "phh")
 
@@ -34,6 +42,39 @@ class ConvertReport:
     hands: int = 0
     rejects: list[Reject] = field(default_factory=list)
     unwritable: list[tuple[str, str]] = field(default_factory=list)  # hand id, why
+
+
+def phh_text(hand: HandRecord) -> str:
+    """Return the PHH text of ``hand``, checked to read back as the same record.
+
+    Raises :class:`UnwritableHand` naming what would be lost: the fields of the record
+    (``result.final_stacks``, ``seats`` …) that the text read back does not give again.
+    """
+    text = write_phh(hand)
+    back = decode_hand(text, hand.source, hand.line, hand.hand_id, complete=True)
+    if isinstance(back, Reject):
+        raise UnwritableHand(
+            f"hand {hand.hand_id}: its PHH text does not read back ({back.code}: {back.message})"
+        )
+    lost = _differences(hand, replace(back, source=hand.source, line=hand.line))
+    if lost:
+        raise UnwritableHand(f"hand {hand.hand_id}: PHH cannot carry {', '.join(lost)}")
+    return text
+
+
+def _differences(ours: Struct, back: Struct, path: str = "") -> list[str]:
+    """Return the dotted names of the fields where two records differ (nested records
+    are compared field by field)."""
+    names: list[str] = []
+    for name in ours.__struct_fields__:
+        mine, theirs = getattr(ours, name), getattr(back, name)
+        if mine == theirs:
+            continue
+        if isinstance(mine, Struct) and type(mine) is type(theirs):
+            names += _differences(mine, theirs, f"{path}{name}.")
+        else:
+            names.append(f"{path}{name}")
+    return names
 
 
 @contextmanager
@@ -66,8 +107,8 @@ def convert(
     """Convert the hands of ``input_path`` (``-`` for stdin) to ``to`` at ``output_path``.
 
     ``jsonl`` writes the canonical hand log; ``phh`` writes a ``.phhs`` file (one TOML
-    table per hand, ``[1]``, ``[2]`` …) that PokerKit loads; a hand PHH cannot express is
-    listed in ``unwritable`` and left out.
+    table per hand, ``[1]``, ``[2]`` …) that PokerKit loads; a hand PHH cannot express
+    whole (see :func:`phh_text`) is listed in ``unwritable``, with why, and left out.
 
     The output appears whole or not at all (written to a temporary file, then renamed);
     ``-`` writes to stdout. ``on_hand`` is called with the running count of hands written.
@@ -82,7 +123,7 @@ def convert(
                 continue
             if to == "phh":
                 try:
-                    text = write_phh(item)
+                    text = phh_text(item)
                 except UnwritableHand as error:
                     report.unwritable.append((item.hand_id, str(error)))
                     continue

@@ -6,12 +6,17 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import msgspec
 import pytest
+from typer.testing import CliRunner
 
+from pipeline.cli import app
 from pipeline.convert import convert
 from pipeline.formats import SNIFF_BYTES, detect_format, open_stream, read_hands, read_stream
+from pipeline.formats.jsonl import encode_hand
 from pipeline.lake.query import run_query
 from pipeline.lake.schema import TABLES
+from pipeline.model import HandRecord
 from pipeline.run import run_lake
 
 CORPUS = Path(
@@ -85,3 +90,43 @@ def test_a_stream_is_given_back_whole_after_its_head_is_sniffed() -> None:
 def test_a_stream_of_an_unknown_format_is_a_caller_error() -> None:
     with pytest.raises(ValueError, match="unknown input format 'csv'"):
         open_stream(_Trickle(b"", 1), "csv")
+
+
+# ---------------------------------------------------------------------------- to PHH and back
+
+
+def _without_place(hand: HandRecord) -> HandRecord:
+    return msgspec.structs.replace(hand, source="", line=0)
+
+
+PHH_SOURCES = [*POKERSTARS, *(sorted((CORPUS / "phh").rglob("*.phh")) if CORPUS.exists() else [])]
+
+
+@pytest.mark.skipif(not POKERSTARS, reason=f"the corpus is absent ({CORPUS}); set CROUPIER_CORPUS")
+@pytest.mark.parametrize("path", [*PHH_SOURCES, *LOGS], ids=lambda path: path.name)
+def test_every_hand_converted_to_phh_reads_back_whole(path: Path, tmp_path: Path) -> None:
+    """Cash-outs, bounties, a tournament's buy-in and currency, fees, seats sitting out and
+    ``_`` extras survive ``convert --to phh``: the hands read back are the hands read."""
+    hands = [h for h in read_hands(path) if isinstance(h, HandRecord)]
+    target = tmp_path / "out.phhs"
+    report = convert(str(path), str(target), to="phh")
+    assert report.unwritable == [] and report.hands == len(hands)
+    back = [h for h in read_hands(target) if isinstance(h, HandRecord)]
+    assert [_without_place(h) for h in back] == [_without_place(h) for h in hands]
+
+
+def test_convert_to_phh_names_what_it_cannot_carry(tmp_path: Path) -> None:
+    """A hand PHH cannot give back whole is not written, and the report says what is lost."""
+    (hand,) = [h for h in read_hands(ROOT / "data/sample/plo.jsonl") if h.hand_id == "SAMPLE-0001"]
+    assert isinstance(hand, HandRecord) and hand.result is not None
+    some = msgspec.structs.replace(hand.result, final_stacks=hand.result.final_stacks[:2])
+    source = tmp_path / "some.jsonl"
+    source.write_bytes(encode_hand(msgspec.structs.replace(hand, result=some)) + b"\n")
+    report = convert(str(source), str(tmp_path / "out.phhs"), to="phh")
+    assert report.hands == 0
+    assert report.unwritable == [
+        ("SAMPLE-0001", "hand SAMPLE-0001: PHH cannot carry result.final_stacks")
+    ]
+    done = CliRunner().invoke(app, ["convert", str(source), "--to", "phh", "-o", "-"])
+    assert "not written SAMPLE-0001: hand SAMPLE-0001: PHH cannot carry" in done.output
+    assert "converted 0 hands, rejected 0, not written 1" in done.output

@@ -463,3 +463,41 @@ def test_a_long_hand_is_decoded_a_few_times_not_once_per_read(
     first, second = parse_ohh_stream(io.BytesIO(long + b"\n\n" + good + b"\n"), "x.ohh")
     assert isinstance(first, HandRecord) and isinstance(second, HandRecord)
     assert attempts <= 8
+
+
+# ---------------------------------------------------------------------------- duplicate keys
+
+
+@pytest.mark.parametrize(
+    ("change", "path", "shown"),
+    [
+        (
+            (
+                '"game_number": "CF-PLO-INC-1",',
+                '"game_number": "CF-PLO-INC-1", "game_number": "2",',
+            ),
+            "$.ohh.game_number",
+            '"CF-PLO-INC-1", "2"',
+        ),
+        (('"seat": 1', '"seat": 1, "seat": 4'), "$.ohh.players[0].seat", "1, 4"),
+    ],
+)
+def test_a_key_named_twice_is_a_schema_violation_naming_it(
+    change: tuple[str, str], path: str, shown: str
+) -> None:
+    """JSON keeps the last of two values of a key; the hand is refused instead."""
+    text = (FIXTURES / "omaha_raise_added.ohh").read_text()
+    assert change[0] in text
+    text = text.replace(*change, 1)
+    for items in (
+        list(parse_ohh(text, "dup.ohh")),
+        list(parse_ohh_stream(io.BytesIO(text.encode()), "dup.ohh")),
+    ):
+        (reject,) = items
+        assert isinstance(reject, Reject) and reject.code is RejectCode.SCHEMA_VIOLATION
+        assert reject.field == path
+        key = path.rsplit(".", 1)[1]
+        assert f"the key {key!r} appears 2 times (values {shown})" in reject.message
+    good = (FIXTURES / "omaha_raise_added.ohh").read_text()
+    after = list(parse_ohh(f"{text}\n\n{good}", "dup.ohh"))
+    assert [type(i) for i in after] == [Reject, HandRecord]  # the next hand is still read

@@ -15,6 +15,7 @@ import os
 import random
 import warnings
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
 
@@ -31,7 +32,20 @@ from pipeline.formats.phh import (
 )
 from pipeline.formats.phh_stream import looks_like_phh, parse_phh, read_phh, read_phh_stream
 from pipeline.generate import GameChoice, RakePolicy, generate_hands
-from pipeline.model import ActionType, Betting, Blind, GameSpec, HandRecord, Variant
+from pipeline.model import (
+    ActionType,
+    Betting,
+    Blind,
+    CashOut,
+    Fee,
+    GameSpec,
+    HandRecord,
+    RecordedResult,
+    Seat,
+    SeatAmount,
+    Tournament,
+    Variant,
+)
 from pipeline.rules import replay
 from pipeline.settle import settle
 from pipeline.violations import Reject, RejectCode
@@ -458,3 +472,119 @@ def test_an_oversized_line_is_skipped() -> None:
     items = list(read_phh_stream(io.BytesIO(data), "big.phh"))
     assert [type(i).__name__ for i in items] == ["Reject", "HandRecord"]
     assert isinstance(items[0], Reject) and items[0].code is RejectCode.LINE_TOO_LONG
+
+
+# ---------------------------------------------------------------------------- items of review
+
+
+def _aside(hand: HandRecord) -> HandRecord:
+    """The hand with everything PHH's standard fields cannot hold: bounties, a seat sitting
+    out, fees, added money, a cash-out, a tournament's buy-in and money, ``_`` extras."""
+    seats = [msgspec.structs.replace(s, bounty=250 + k) for k, s in enumerate(hand.seats)]
+    free = max(s.seat for s in seats) + 1
+    seats.append(Seat(free, "Away Ada", 1234, sitting_out=True, bounty=500))
+    first, second = hand.seats[0].seat, hand.seats[1].seat
+    result = msgspec.structs.replace(
+        hand.result or RecordedResult(),
+        fees=(Fee("jackpot", 3), Fee("bad beat", 2)),
+        added=7,
+        cash_outs=(CashOut(first, 99, 1),),
+        bounties=(SeatAmount(second, 1250),),
+    )
+    tournament = Tournament("T-1", level="IV", buyin="$12.30+$12.25+$2.45 USD", currency="USD")
+    return msgspec.structs.replace(
+        hand,
+        seats=tuple(seats),
+        result=result,
+        tournament=msgspec.structs.replace(tournament, scale=3),
+        extras=(("_note", b'{"a": [1, 2.50]}'), ("_zoom", b"true")),
+    )
+
+
+def test_round_trip_carries_cash_outs_bounties_fees_seats_out_tournament_and_extras() -> None:
+    """``read_phh(write_phh(h))`` is ``h`` itself, extras included (source and line aside)."""
+    for hand in generate_hands(20, seed=11, choice=PLO):
+        ours = _aside(hand)
+        text = write_phh(ours)
+        assert "_croupier_cash_outs = [" in text and "_croupier_sitting_out = [{ seat = " in text
+        back = _only(list(parse_phh(text, "aside.phh")))
+        assert msgspec.structs.replace(back, source=ours.source, line=ours.line) == ours
+
+
+def test_croupier_fields_that_are_not_what_they_say_are_rejects() -> None:
+    text = write_phh(_aside(next(generate_hands(1, seed=11, choice=PLO))))
+    schema, amount = RejectCode.SCHEMA_VIOLATION, RejectCode.BAD_AMOUNT
+    for old, new, code in (
+        ('_croupier_cash_outs = ["p', '_croupier_cash_outs = ["p99', RejectCode.MALFORMED_HAND),
+        ("_croupier_tournament_scale = 3", "_croupier_tournament_scale = 30", schema),
+        ('"_zoom" = "true"', '"_zoom" = "tru"', schema),
+        ('_croupier_bounties_won = ["p8 1.250', '_croupier_bounties_won = ["p8 1.2505', amount),
+        ('_croupier_fees = ["jackpot ', '_croupier_fees = ["jackpot', schema),
+    ):
+        assert old in text, old
+        reject = next(parse_phh(text.replace(old, new, 1), "bad.phh"))
+        assert isinstance(reject, Reject) and reject.code is code, (new, reject)
+
+
+@needs_corpus
+def test_checks_after_a_round_closed_reach_the_engine() -> None:
+    """Only PokerKit's one idle check is left out; checks after a closed round are kept,
+    and the engine flags each at its own step."""
+    text = (WSOP / "12.phh").read_text()
+    closed = "'p3 cbr 200000', 'p2 cc', "  # the flop's betting closes with this call
+    assert text.count(closed) == 1
+    text = text.replace(closed, closed + "'p3 cc', 'p2 cc', 'p3 cc', ")
+    hand = _only(list(parse_phh(text, "12.phh")))
+    bet = next(k for k, a in enumerate(hand.actions) if a.type is ActionType.BET)
+    assert (hand.actions[bet + 1].type, hand.actions[bet + 1].seat) == (ActionType.CALL, 2)
+    added = range(bet + 2, bet + 5)
+    assert [(hand.actions[k].type, hand.actions[k].seat) for k in added] == [
+        (ActionType.CHECK, 3),
+        (ActionType.CHECK, 2),
+        (ActionType.CHECK, 3),
+    ]
+    assert [v.seq for v in replay(hand).violations] == list(added)
+
+
+def test_only_the_first_idle_check_is_left_out() -> None:
+    text = """\
+variant = 'PO'
+antes = [0, 0, 0]
+blinds_or_straddles = [10, 20, 0]
+min_bet = 20
+starting_stacks = [15, 500, 500]
+actions = ['d dh p1 AsAdKsKd', 'd dh p2 7c6c5d4d', 'd dh p3 QhJhTh9h', 'p3 f', 'p1 cc',
+           'p2 cc', 'p2 cc', 'd db 2s3s4h', 'd db 8c', 'd db 9d', 'p1 sm -', 'p2 sm -']
+"""
+    hand = _only(list(parse_phh(text, "idle.phh")))
+    wagers = [
+        (a.type, a.seat) for a in hand.actions if a.type in (ActionType.CALL, ActionType.CHECK)
+    ]
+    assert wagers == [(ActionType.CALL, 1), (ActionType.CHECK, 2)]
+    assert [v.code.value for v in replay(hand).violations] == ["idle-check"]
+
+
+@pytest.mark.parametrize(
+    ("date", "field"),
+    [
+        ("year = 2023\nmonth = 6\nday = 32\n", "year"),
+        ("year = 2023\nmonth = 2\nday = 29\ntime = 10:00:00\n", "time"),
+        ("year = 2023\nmonth = 13\n", "year"),
+        ("year = 2023\nmonth = 'June'\nday = 1\n", "month"),
+        ("year = 2023\nmonth = 6\nday = 1\ntime = 10:00:00\ntime_zone = 5\n", "time_zone"),
+    ],
+)
+def test_an_impossible_date_is_a_bad_timestamp(date: str, field: str) -> None:
+    reject = next(parse_phh(HEADS_UP + date, "date.phh"))
+    assert isinstance(reject, Reject) and reject.code is RejectCode.BAD_TIMESTAMP
+    assert reject.field == field
+
+
+def test_a_date_without_a_time_leaves_started_at_empty() -> None:
+    """The model has no field for a day alone, and a time of day is never invented."""
+    hand = _only(list(parse_phh(HEADS_UP + "year = 2023\nmonth = 6\nday = 22\n", "d.phh")))
+    assert hand.started_at is None
+    timed = HEADS_UP + "year = 2023\nmonth = 6\nday = 22\ntime = 10:00:00\n"
+    assert _only(list(parse_phh(timed, "t.phh"))).started_at == datetime(
+        2023, 6, 22, 10, tzinfo=UTC
+    )

@@ -10,6 +10,7 @@ anything else read is a reject for text outside any hand (or that cannot be deco
 from __future__ import annotations
 
 import io
+import json
 import os
 import random
 import re
@@ -550,3 +551,103 @@ def test_no_raise_of_the_corpus_or_the_fixtures_is_rejected() -> None:
     for source in SOURCES:
         for item in read_pokerstars(source):
             assert not (isinstance(item, Reject) and "amounts disagree" in item.message), item
+
+
+# ------------------------------------------------------------ the summary against the body
+
+
+def _numbered(text: str, start: str) -> tuple[int, str]:
+    """Return the number and text of the only line that starts with ``start``."""
+    (found,) = [(n, t) for n, t in enumerate(text.split("\n"), start=1) if t.startswith(start)]
+    return found
+
+
+_WINNER = "Seat 5: DaddyCa$h showed"
+_LOSER = "Seat 3: Mr NoNo! Srb (big blind) showed"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "code", "lines"),
+    [
+        ("won ($19.70)", "won ($19.90)", RejectCode.BAD_AMOUNT, (_WINNER, "DaddyCa$h collected")),
+        ("[Kd Qd 5s 5h] and", "[Kd Qd 5s 5c] and", RejectCode.BAD_CARD, (_WINNER, "DaddyCa$h: s")),
+        (
+            "[Qc 8c Ah Ad] and",
+            "[Qc 8c Ah As] and",
+            RejectCode.BAD_CARD,
+            (_LOSER, "Mr NoNo! Srb: s"),
+        ),
+        ("and won ($19.70)", "and lost", RejectCode.BAD_AMOUNT, (_WINNER, "DaddyCa$h collected")),
+    ],
+)
+def test_a_summary_that_contradicts_the_hand_is_rejected_quoting_both_lines(
+    old: str, new: str, code: RejectCode, lines: tuple[str, str]
+) -> None:
+    text = _zoom_text()
+    assert text.count(old) == 1
+    text = text.replace(old, new)
+    (reject,) = parse_pokerstars(text, "x")
+    assert isinstance(reject, Reject) and reject.code is code
+    (summary, summary_text), (body, body_text) = (_numbered(text, start) for start in lines)
+    assert reject.message.startswith(f"line {summary}: the summary's ")
+    assert reject.message.endswith(f"{summary_text!r}, but line {body}: {body_text!r}")
+    assert reject.excerpt == summary_text
+
+
+def test_a_summary_that_sums_a_split_pot_or_shows_cards_in_another_order_agrees() -> None:
+    text = _zoom_text().replace(
+        "DaddyCa$h collected $19.70 from pot",
+        "DaddyCa$h collected $9.70 from pot\nDaddyCa$h collected $10 from pot",
+    )
+    text = text.replace("showed [Kd Qd 5s 5h] and", "showed [5h 5s Qd Kd] and")
+    (hand,) = parse_pokerstars(text, "x")
+    assert isinstance(hand, HandRecord) and not hand.partial
+
+
+def test_no_summary_of_the_corpus_or_the_fixtures_contradicts_its_hand() -> None:
+    for source in SOURCES:
+        for item in read_pokerstars(source):
+            assert not (isinstance(item, Reject) and "the summary's" in item.message), item
+
+
+# ------------------------------------------------------------ why a hand is partial
+
+
+def _reason(hand: HandRecord | Reject) -> str:
+    assert isinstance(hand, HandRecord) and hand.partial
+    reason = json.loads(dict(hand.extras)["_partial_reason"])
+    assert isinstance(reason, str)
+    return reason
+
+
+def test_a_blank_line_ends_the_hand_and_the_partial_hand_says_where_it_stops() -> None:
+    """PokerStars ends a hand at a blank line: the lines after it are text outside a hand."""
+    text = _zoom_text().replace("*** FLOP ***", "\n*** FLOP ***", 1)
+    hand, rest = parse_pokerstars(text, "x")
+    reason = _reason(hand)
+    assert reason.startswith("line 19 is the hand's last line and no *** SUMMARY *** came")
+    assert "a blank line" in reason
+    assert isinstance(rest, Reject) and rest.code is RejectCode.TRUNCATED_HAND
+    assert rest.line == 21
+
+
+def test_a_summary_without_its_total_says_so() -> None:
+    text = _zoom_text().replace("Total pot $20.70 | Rake $1\n", "", 1)
+    (hand,) = parse_pokerstars(text, "x")
+    assert "no 'Total pot' line" in _reason(hand)
+
+
+def test_a_last_summary_line_that_cannot_be_read_is_named() -> None:
+    text = _zoom_text().rstrip("\n") + "\nSeat 9: nobody folded before Flop\n"
+    (hand,) = parse_pokerstars(text, "x")
+    last = text.rstrip("\n").count("\n") + 1
+    assert _reason(hand) == (
+        f"line {last}: summary line for a seat not in the seat list: 'Seat 9: nobody folded "
+        "before Flop'; as the hand's last line, it is taken to be cut short and is not read"
+    )
+
+
+def test_a_whole_hand_has_no_partial_reason() -> None:
+    (hand,) = parse_pokerstars(_zoom_text(), "x")
+    assert isinstance(hand, HandRecord) and not hand.partial
+    assert "_partial_reason" not in dict(hand.extras)

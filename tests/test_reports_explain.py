@@ -18,6 +18,7 @@ import shutil
 from dataclasses import fields
 from pathlib import Path
 
+import msgspec
 import pytest
 from typer.testing import CliRunner
 
@@ -32,6 +33,7 @@ from pipeline.reports.explain import (
     locate,
 )
 from pipeline.reports.explain_render import render, to_html, to_json, to_markdown, to_text
+from pipeline.reports.explain_source import source_lines
 from pipeline.reports.rule_text import RULE_TEXT, rules_from_markdown
 from pipeline.rules import STANDARD
 from pipeline.run import run_lake
@@ -255,6 +257,9 @@ def test_a_partial_hand_says_its_log_is_incomplete_not_that_everything_follows_t
     assert "The log is incomplete: it stops before the hand ends" in text
     assert "None in the actions the log records; the payouts cannot be checked" in text
     assert "every payout follows the rules" not in text
+    assert "Why:" not in text  # the reader gave no reason
+    why = msgspec.structs.replace(hand, extras=(("_partial_reason", b'"line 9: cut short"'),))
+    assert "Why: line 9: cut short." in to_text(explain(why, STANDARD))
 
 
 def test_a_returned_bet_of_the_wrong_amount_is_one_error_and_the_verdict_says_so() -> None:
@@ -615,3 +620,24 @@ def test_explain_reads_a_moved_hand_from_its_text_when_asked(tmp_path: Path) -> 
     e = explain(hand, STANDARD)
     assert {row.line for row in e.actions} == {2}
     assert e.source == str(source)
+
+
+def test_the_source_is_decoded_as_the_reader_decoded_it(tmp_path: Path) -> None:
+    """A UTF-8 file with a stray Latin-1 byte in another hand is still UTF-8 (the reader's
+    per-file decision), so the source lines of this hand keep their UTF-8 names."""
+    zoom = (ROOT / "tests" / "fixtures" / "pokerstars" / "zoom.txt").read_bytes()
+    named = zoom.replace(b"Alice B", "Müller€".encode())
+    stray = zoom.replace(b"#200000000021", b"#7").replace(
+        b"*** FLOP *** [Jc Tc 4d]\n",
+        b"*** FLOP *** [Jc Tc 4d]\n" + 'Player (2) said, "café"\n'.encode("latin-1"),
+    )
+    path = tmp_path / "mixed.txt"
+    path.write_bytes(named + b"\n" + stray)
+    (hand,) = [h for h in read_hands(path) if isinstance(h, HandRecord)]
+    assert hand.seats[1].player == "Müller€"
+    lines, local_time = source_lines(hand, path)
+    text = path.read_bytes().decode("utf-8", "replace").split("\n")
+    assert local_time == "2024/07/04 12:00:00 ET"
+    theirs = [k for k, a in enumerate(hand.actions) if a.seat == 2]
+    assert theirs and all(lines[k] is not None for k in theirs)
+    assert all("Müller€" in text[(lines[k] or 0) - 1] for k in theirs)

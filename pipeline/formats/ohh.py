@@ -6,9 +6,10 @@ parsed on its own: a broken one is one reject (``malformed-json``; ``truncated-h
 an unfinished last one) and the reader carries on with the next object, found where a
 blank line is followed by ``{"ohh":`` (a hand cut short runs on into the next one as
 JSON, so the next hand may start before the place the JSON error names) or, failing
-that, by any ``{`` or ``[`` after the error. It never raises
-on bad data. Notes on the standard: ``/work/shared/formats/ohh.md``. This module reads a
-whole text (:func:`parse_ohh`); files are read as streams by
+that, by any ``{`` or ``[`` after the error. A hand with an object naming a key twice is
+a ``schema-violation`` reject naming the key (JSON would keep the last value only). It
+never raises on bad data. Notes on the standard: ``/work/shared/formats/ohh.md``. This
+module reads a whole text (:func:`parse_ohh`); files are read as streams by
 :func:`pipeline.formats.ohh_stream.read_ohh`, which yields the same.
 
 **Games.** ``game_type`` ``Omaha`` and ``OmahaHiLo`` are read; the number of hole cards
@@ -114,7 +115,35 @@ _SNIFF_RE = re.compile(rb'^\s*\[?\s*\{\s*"ohh"\s*:')
 _BLANK_RE = re.compile(r"\n[ \t\r]*\n\s*(?=[\[{])")
 _HAND_START_RE = re.compile(r'\{\s*"ohh"\s*:')
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
-_DECODER = json.JSONDecoder(parse_float=Decimal, parse_constant=lambda text: Decimal("NaN"))
+
+
+class _Duplicated(dict[str, object]):
+    """A JSON object that names ``key`` more than once (its values in order: ``repeated``)."""
+
+    __slots__ = ("key", "repeated")
+    key: str
+    repeated: list[object]
+
+
+_REPEATS = [0]  # objects decoded with a repeated key: a hand is searched only if it grew
+
+
+def _object(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """Build a JSON object; one that repeats a key is a :class:`_Duplicated`."""
+    table = dict(pairs)
+    if len(table) == len(pairs):
+        return table
+    names = [name for name, _ in pairs]
+    _REPEATS[0] += 1
+    duplicated = _Duplicated(table)
+    duplicated.key = next(name for k, name in enumerate(names) if name in names[:k])
+    duplicated.repeated = [value for name, value in pairs if name == duplicated.key]
+    return duplicated
+
+
+_DECODER = json.JSONDecoder(
+    parse_float=Decimal, parse_constant=lambda text: Decimal("NaN"), object_pairs_hook=_object
+)
 
 
 class _Problem(Exception):
@@ -609,6 +638,7 @@ def _decode(
     one may start. ``base`` places ``text`` in its file when it is a window of it: the
     characters, line ends and characters on its first line before it (for the positions
     a JSON error names)."""
+    repeats = _REPEATS[0]
     try:
         value, end = _DECODER.raw_decode(text, start)
     except json.JSONDecodeError as error:
@@ -647,7 +677,7 @@ def _decode(
         return Reject(
             source, line, RejectCode.MALFORMED_JSON, message, _excerpt(text[start:end])
         ), end
-    return _judge(value, text[start:end], source, line), end
+    return _judge(value, text[start:end], source, line, repeats=_REPEATS[0] != repeats), end
 
 
 def _resume_after(text: str, start: int, stop: int) -> re.Match[str] | None:
@@ -670,14 +700,43 @@ def _resume_after(text: str, start: int, stop: int) -> re.Match[str] | None:
     return None
 
 
-def _judge(value: object, raw: str, source: str, line: int) -> HandRecord | Reject:
+def _check_keys(value: object) -> None:
+    """Refuse a hand with an object that repeats a key (``schema-violation`` naming the
+    first, in file order): JSON keeps the last value and loses the others without a word."""
+    stack: list[tuple[str, object]] = [("$", value)]
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, _Duplicated):
+            values = ", ".join(
+                str(v) if isinstance(v, int | Decimal) else json.dumps(v, default=str)[:40]
+                for v in node.repeated
+            )
+            message = (
+                f"{path}: the key {node.key!r} appears {len(node.repeated)} times (values "
+                f"{values}); which one is meant cannot be told, so the hand is not read"
+            )
+            raise _Problem(RejectCode.SCHEMA_VIOLATION, message, f"{path}.{node.key}")
+        if isinstance(node, dict):
+            stack.extend((f"{path}.{k}", v) for k, v in reversed(node.items()))
+        elif isinstance(node, list):
+            stack.extend((f"{path}[{k}]", v) for k, v in reversed(list(enumerate(node))))
+
+
+def _judge(
+    value: object, raw: str, source: str, line: int, *, repeats: bool
+) -> HandRecord | Reject:
+    """Read a decoded hand object, or say why not (``repeats``: see :data:`_REPEATS`)."""
     hand_id = None
     if isinstance(value, dict) and isinstance(value.get("ohh"), dict):
         number = value["ohh"].get("game_number")
         hand_id = str(number) if isinstance(number, str | int) else None
+        if isinstance(value["ohh"], _Duplicated) and value["ohh"].key == "game_number":
+            hand_id = None  # which of the numbers is the hand's cannot be told
     try:
         if _SURROGATE_RE.search(raw):
             raise _Problem(RejectCode.BAD_ENCODING, f"not UTF-8 text; {NOT_UTF8_HINT}")
+        if repeats:
+            _check_keys(value)
         return _hand(value, source, line)
     except _Problem as problem:
         return Reject(

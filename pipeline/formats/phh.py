@@ -28,20 +28,25 @@ but leaves ``GameSpec.ante`` at 0), ``small_bet``/``big_bet`` for fixed limit.
 bets (nobody has bet on the street) or raises to ``X`` (a street total), ``pN sm cards``
 shows, ``pN sm -`` shows the cards dealt, ``pN sm`` mucks. PHH returns an uncalled bet
 without saying so, so the reader adds the ``uncalled`` action where the betting closes.
-It also leaves out a check that PokerKit asks for when the round is already closed (the
-only player left to act owes nothing and nobody could call a raise; RULES.md gives that
-player no turn). Commentary after ``#`` is ignored except for the extension tokens below.
+It also leaves out the one check PokerKit asks for when the round is already closed (the
+only player left able to act has not acted in the round, owes nothing, and everyone else
+still in went all-in in it; RULES.md gives that player no turn). Any other action after a
+round closed is read as written, for the engine to flag (never dropped). Commentary after
+``#`` is ignored except for the extension tokens below.
 
 **Money.** Amounts are TOML integers or decimals (never read as binary floats). The unit
 is ``1`` unless an amount is written with decimals; then the hand's scale is the largest
 number of decimals written (``0.50`` has two). ``finishing_stacks`` become
-``result.final_stacks``; ``winnings`` become ``result.collected`` (one per player,
-pot 0: PHH does not split winnings by pot). Without ``winnings``, what each player
-collected is derived from ``finishing_stacks`` (finishing stack less the stack left after
-the betting and uncalled returns): PHH has no rake, so the finishing stacks fix it. Site
+``result.final_stacks`` (by seat number, as ``seats`` are); ``winnings`` become
+``result.collected`` (one per player, pot 0: PHH does not split winnings by pot).
+Without ``winnings``, what each player collected is derived from ``finishing_stacks``
+(finishing stack less the stack left after the betting and uncalled returns): PHH has no
+rake, so the finishing stacks fix it. Site
 (``event``, then ``venue``, else ``"PHH"``), table, date and time (``year``/``month``/
 ``day``/``time`` in ``time_zone``, else UTC) and hand id (``hand``, else the file name)
-are read where present.
+are read where present. A date that does not exist (``day = 32``) is a ``bad-timestamp``
+reject; a date with no ``time`` leaves ``started_at`` empty (the model has no field for a
+day alone, and a time is never invented).
 
 **Variants.** PHH's Omaha codes are ``PO`` (pot-limit Omaha) and ``FO/8`` (fixed-limit
 Omaha hi/lo). Croupier extends the same pattern to every game it plays: betting ``F``/
@@ -59,12 +64,18 @@ position arrays cannot say what was posted: dead or missed blinds, posts to ente
 misplaced blind), ``_croupier_small_blind``/``_big_blind``/``_ante`` (stakes the arrays
 do not show), ``_croupier_uncalled`` (``"pN amount at K"``: returns that differ from the
 ones PHH implies), ``_croupier_collected`` (``"pN pot K [run R] amount"``),
-``_croupier_rake``/``_total_pot``/``_pots``, ``_croupier_button``, ``_tournament``,
-``_level``, ``_hero``, ``_deck``, ``_flags``, ``_mixed``; and commentary tokens (``;``
-between them): ``run N`` and ``burn C`` on ``d db``, ``muck CARDS`` on ``pN sm``,
-``as check``/``as call X``/``as bet``/``as raise`` and ``all-in``/``not all-in`` on a
-wager whose record differs from what PHH implies. Not written: seats sitting out, fees,
-added money, cash-outs, bounties, ``extras``.
+``_croupier_rake``/``_total_pot``/``_pots``, ``_croupier_fees`` (``"kind amount"``),
+``_croupier_added``, ``_croupier_cash_outs`` (``"pN amount [fee F]"``),
+``_croupier_button``, ``_tournament``, ``_level``, ``_buyin``, ``_tournament_currency``,
+``_tournament_scale``, ``_croupier_bounties`` and ``_bounties_won`` (``"pN amount"`` in the
+tournament's money), ``_croupier_sitting_out`` (inline tables ``{seat, player, stack,
+bounty}``), ``_hero``, ``_deck``, ``_flags``, ``_mixed``, ``_croupier_extras`` (a table of
+the record's ``_`` fields, each its raw JSON text); and commentary tokens (``;`` between
+them): ``run N`` and ``burn C`` on ``d db``, ``muck CARDS`` on ``pN sm``, ``as check``/
+``as call X``/``as bet``/``as raise`` and ``all-in``/``not all-in`` on a wager whose record
+differs from what PHH implies. ``croupier convert --to phh`` reads each text back and
+leaves out, naming what would be lost, a hand that does not come back whole (see
+:func:`pipeline.convert.phh_text`).
 
 Reject codes: ``malformed-hand`` (not TOML, not a PHH action, a player that does not
 exist), ``truncated-hand`` (a last hand cut off), ``schema-violation``, ``bad-card``,
@@ -85,10 +96,7 @@ from msgspec.structs import replace
 from pipeline.formats.limits import NOT_UTF8_HINT
 from pipeline.formats.phh_track import (
     _CURRENCY_RE,
-    _INDEX_RE,
-    _KINDS,
     _OTHER_GAMES,
-    _PLAYER_RE,
     _SURROGATE_RE,
     EXCERPT_CHARS,
     MAX_HAND_BYTES,
@@ -96,14 +104,19 @@ from pipeline.formats.phh_track import (
     BettingBook,
     Number,
     UnwritableHand,
-    _amount_text,
+    _Aside,
     _cards,
+    _collected,
     _decimals,
+    _extra_posts,
+    _extras,
+    _Fields,
     _implied_posts,
     _is_int,
     _money,
     _opening,
     _Problem,
+    _stated_uncalled,
     _units,
     parse_variant_code,
     variant_code,
@@ -113,7 +126,6 @@ from pipeline.model import (
     Action,
     ActionType,
     Betting,
-    Blind,
     Collection,
     GameSpec,
     HandRecord,
@@ -136,68 +148,6 @@ __all__ = [
     "variant_code",
     "write_phh",
 ]
-
-
-class _Fields:
-    """Typed access to one hand's TOML table; every amount read is kept for the scale."""
-
-    def __init__(self, table: dict[str, object]) -> None:
-        self.table = table
-        self.amounts: list[Number] = []
-
-    def get(self, key: str) -> object:
-        return self.table.get(key)
-
-    def text(self, key: str) -> str | None:
-        value = self.table.get(key)
-        if value is None:
-            return None
-        if isinstance(value, bool) or not isinstance(value, str | int):
-            raise _Problem(RejectCode.SCHEMA_VIOLATION, f"{key}: not text: {value!r}", key)
-        return str(value)
-
-    def strings(self, key: str) -> list[str] | None:
-        value = self.table.get(key)
-        if value is None:
-            return None
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise _Problem(RejectCode.SCHEMA_VIOLATION, f"{key}: not a list of strings", key)
-        return [str(v) for v in value]
-
-    def number(self, key: str) -> Number | None:
-        value = self.table.get(key)
-        if value is None:
-            return None
-        number = _money(value, key)
-        self.amounts.append(number)
-        return number
-
-    def numbers(self, key: str, n: int) -> list[Number] | None:
-        value = self.table.get(key)
-        if value is None:
-            return None
-        if not isinstance(value, list):
-            raise _Problem(RejectCode.SCHEMA_VIOLATION, f"{key}: not a list", key)
-        if len(value) != n:
-            raise _Problem(
-                RejectCode.SCHEMA_VIOLATION, f"{key}: {len(value)} values for {n} players", key
-            )
-        numbers = [_money(v, f"{key}[{i}]") for i, v in enumerate(value)]
-        self.amounts.extend(numbers)
-        return numbers
-
-    def decimal(self, text: str, field: str) -> Decimal:
-        value = _amount_text(text, field)
-        self.amounts.append(value)
-        return value
-
-    def player(self, word: str, n: int, field: str) -> int:
-        match = _PLAYER_RE.fullmatch(word)
-        if match is None or int(match.group(1)) > n:
-            raise _Problem(
-                RejectCode.MALFORMED_HAND, f"{field}: no player {word!r} in a hand of {n}", field
-            )
-        return int(match.group(1)) - 1
 
 
 class _Move:
@@ -330,15 +280,49 @@ def _seat_numbers(fields: _Fields, n: int) -> list[int]:
     return seats
 
 
+def _as_int(value: object) -> int | None:
+    return value if _is_int(value) else None
+
+
+def _date(fields: _Fields) -> date | None:
+    """Check ``year``/``month``/``day``: each an integer, together a day of the calendar
+    (``bad-timestamp`` otherwise); return the date when all three are given."""
+    parts = {k: fields.get(k) for k in ("year", "month", "day")}
+    given = {k: v for k, v in parts.items() if v is not None}
+    for key, value in given.items():
+        if not _is_int(value):
+            raise _Problem(RejectCode.BAD_TIMESTAMP, f"{key}: not a number: {value!r}", key)
+    year, month, day = (_as_int(given.get(k)) for k in ("year", "month", "day"))
+    try:
+        if year is not None and month is not None and day is not None:
+            return date(year, month, day)
+        date(2000 if year is None else year, month or 1, day or 1)  # what is given is possible
+    except (ValueError, OverflowError) as error:
+        shown = "-".join(str(parts[k]) for k in ("year", "month", "day") if k in given)
+        # the field of the whole timestamp when there is one, as for a bad time
+        key = "time" if fields.get("time") is not None else next(iter(given))
+        raise _Problem(RejectCode.BAD_TIMESTAMP, f"date {shown}: {error}", key) from None
+    return None
+
+
 def _started_at(fields: _Fields) -> datetime | None:
-    year, month, day, moment = (fields.get(k) for k in ("year", "month", "day", "time"))
-    zone = fields.get("time_zone")
+    """Return when the hand started, in UTC; ``None`` when the file cannot say.
+
+    The date is always checked (:func:`_date`). A date with no ``time`` stays ``None``:
+    :class:`~pipeline.model.HandRecord` has only ``started_at``, an instant, and no field
+    for a day alone, and a time of day is never invented (so such a hand has no month in
+    the lake). A ``time_zone`` must be text naming a zone (``bad-timestamp`` otherwise).
+    """
+    moment, zone = fields.get("time"), fields.get("time_zone")
+    day = _date(fields)
+    if zone is not None and not isinstance(zone, str):
+        raise _Problem(RejectCode.BAD_TIMESTAMP, f"time_zone: not text: {zone!r}", "time_zone")
     try:
         if isinstance(moment, datetime):
             return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
-        if not (isinstance(moment, clock) and _is_int(year) and _is_int(month) and _is_int(day)):
+        if not isinstance(moment, clock) or day is None:
             return None
-        when = datetime.combine(date(year, month, day), moment)
+        when = datetime.combine(day, moment)
         if isinstance(zone, str):
             return when.replace(tzinfo=ZoneInfo(zone)).astimezone(UTC)
     except (ValueError, OverflowError, ZoneInfoNotFoundError) as error:
@@ -346,57 +330,6 @@ def _started_at(fields: _Fields) -> datetime | None:
     if any(fields.get(k) is not None for k in ("city", "region", "country")):
         return None  # the local time of a place whose zone we cannot look up
     return when.replace(tzinfo=UTC)
-
-
-def _extra_posts(fields: _Fields, n: int) -> list[tuple[int, Blind, Decimal]] | None:
-    texts = fields.strings("_croupier_posts")
-    if texts is None:
-        return None
-    posts = []
-    for k, text in enumerate(texts):
-        field = f"_croupier_posts[{k}]"
-        match text.split():
-            case [who, kind, amount] if kind in _KINDS:
-                posts.append(
-                    (fields.player(who, n, field), _KINDS[kind], fields.decimal(amount, field))
-                )
-            case _:
-                raise _Problem(RejectCode.SCHEMA_VIOLATION, f"{field}: not a post: {text!r}", field)
-    return posts
-
-
-def _stated_uncalled(fields: _Fields, n: int) -> list[tuple[int, int, Decimal]] | None:
-    """Read ``_croupier_uncalled``: ``"pN amount at K"``, returned before ``actions[K]``."""
-    texts = fields.strings("_croupier_uncalled")
-    if texts is None:
-        return None
-    rows = []
-    for k, text in enumerate(texts):
-        field = f"_croupier_uncalled[{k}]"
-        match text.split():
-            case [who, amount, "at", at] if _INDEX_RE.fullmatch(at):
-                rows.append((int(at), fields.player(who, n, field), fields.decimal(amount, field)))
-            case _:
-                message = f"{field}: not an uncalled return: {text!r}"
-                raise _Problem(RejectCode.SCHEMA_VIOLATION, message, field)
-    return rows
-
-
-def _collected(fields: _Fields, n: int) -> list[tuple[int, int, int | None, Decimal]]:
-    rows = []
-    for k, text in enumerate(fields.strings("_croupier_collected") or ()):
-        field = f"_croupier_collected[{k}]"
-        match text.split():
-            case [who, "pot", pot, amount] if _INDEX_RE.fullmatch(pot):
-                run = None
-            case [who, "pot", pot, "run", ("1" | "2" | "3") as runs, amount] if _INDEX_RE.fullmatch(
-                pot
-            ):
-                run = int(runs)
-            case _:
-                raise _Problem(RejectCode.SCHEMA_VIOLATION, f"{field}: not a collection", field)
-        rows.append((fields.player(who, n, field), int(pot), run, fields.decimal(amount, field)))
-    return rows
 
 
 def _record(fields: _Fields, source: str, line: int, default_id: str) -> HandRecord:
@@ -425,6 +358,7 @@ def _record(fields: _Fields, source: str, line: int, default_id: str) -> HandRec
     extra_posts = _extra_posts(fields, n)
     stated = _stated_uncalled(fields, n)
     collected = _collected(fields, n)
+    aside = _Aside(fields, n)
     scale = max((_decimals(a) for a in fields.amounts), default=0)
     if scale > MAX_SCALE:
         raise _Problem(RejectCode.BAD_AMOUNT, f"amounts written with {scale} decimals", None)
@@ -461,6 +395,10 @@ def _record(fields: _Fields, source: str, line: int, default_id: str) -> HandRec
         left=tracker.book.stack,
         numbers=numbers,
     )
+    dealt = [
+        Seat(numbers[i], names[i] or f"p{i + 1}", stacks[i], bounty=aside.heads.get(i))
+        for i in range(n)
+    ]
     flags = set(fields.strings("_croupier_flags") or ())
     hero = fields.text("_croupier_hero")
     deck = fields.text("_croupier_deck")
@@ -470,20 +408,12 @@ def _record(fields: _Fields, source: str, line: int, default_id: str) -> HandRec
         site=fields.text("event") or fields.text("venue") or "PHH",
         game=game,
         button=button if _is_int(button) and button > 0 else numbers[-1],
-        seats=tuple(
-            sorted(
-                (
-                    Seat(seat=numbers[i], player=names[i] or f"p{i + 1}", stack=stacks[i])
-                    for i in range(n)
-                ),
-                key=lambda seat: seat.seat,
-            )
-        ),
+        seats=aside.seats(dealt, scale),
         actions=tuple(_seated(a, numbers) for a in tracker.out),
         table=fields.text("table"),
         started_at=_started_at(fields),
-        result=result,
-        tournament=_tournament(fields),
+        result=aside.result(result, scale, numbers),
+        tournament=_tournament(fields, aside.bounty_scale),
         deck=None if deck is None else _cards(deck, "_croupier_deck"),
         hero=None if hero is None else numbers[fields.player(hero, n, "_croupier_hero")],
         cancelled="cancelled" in flags,
@@ -491,6 +421,7 @@ def _record(fields: _Fields, source: str, line: int, default_id: str) -> HandRec
         converted="converted" in flags,
         source=source,
         line=line,
+        extras=_extras(fields),
     )
 
 
@@ -561,7 +492,8 @@ def _play(
             tracker.open_preflop()
             owed = tracker.book.owed(i)
             if move.force is None and tracker.is_idle_check(i):
-                continue  # PokerKit's turn for a player whose only choice is a check
+                tracker.skip_idle_check(i)  # PokerKit's turn for a player with no choice
+                continue
             if move.force == "check" or (move.force is None and owed == 0):
                 tracker.wager(i, ActionType.CHECK, 0, move.all_in)
             else:
@@ -601,18 +533,25 @@ def _result(
         rows = ()
     if finishing is None and not rows and rake is None and total_pot is None:
         return None
-    finals = tuple(SeatAmount(numbers[i], a) for i, a in enumerate(finishing or ()))
+    by_seat = sorted(zip(numbers, finishing or (), strict=False))  # as the seats are
+    finals = tuple(SeatAmount(seat, a) for seat, a in by_seat)
     return RecordedResult(
         rake=rake, total_pot=total_pot, pots=pots, collected=rows, final_stacks=finals
     )
 
 
-def _tournament(fields: _Fields) -> Tournament | None:
+def _tournament(fields: _Fields, scale: int) -> Tournament | None:
     name = fields.text("_croupier_tournament")
     level = fields.text("_croupier_level") or fields.text("level")
     if name is None and level is None:
         return None
-    return Tournament(id=name or fields.text("event") or "PHH", level=level)
+    return Tournament(
+        id=name or fields.text("event") or "PHH",
+        level=level,
+        buyin=fields.text("_croupier_buyin"),
+        currency=fields.text("_croupier_tournament_currency"),
+        scale=scale,
+    )
 
 
 def _seated(action: Action, numbers: list[int]) -> Action:

@@ -1,13 +1,18 @@
-"""PHH shared pieces: variant codes, and the bookkeeping that turns PHH moves into actions
-(which checks are calls, which bets are raises, what a call costs).
+"""PHH shared pieces: variant codes, the bookkeeping that turns PHH moves into actions
+(which checks are calls, which bets are raises, what a call costs), and typed access to a
+hand's TOML fields, Croupier's ``_croupier_`` fields included (what they mean:
+:mod:`pipeline.formats.phh` and ``docs/phh-extensions.md``).
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from decimal import Decimal
 from typing import TypeGuard
+
+from msgspec.structs import replace
 
 from pipeline.cards import CardError, parse_cards
 from pipeline.model import (
@@ -15,10 +20,15 @@ from pipeline.model import (
     ActionType,
     Betting,
     Blind,
+    CashOut,
+    Fee,
     GameSpec,
+    RecordedResult,
+    Seat,
+    SeatAmount,
     Variant,
 )
-from pipeline.money import MAX_DIGITS
+from pipeline.money import MAX_DIGITS, MAX_SCALE
 from pipeline.violations import RejectCode
 
 MAX_HAND_BYTES = 4 * 1024 * 1024
@@ -120,13 +130,14 @@ class BettingBook:
     judges nothing: the engine does. Players are indices in position order.
     """
 
-    __slots__ = ("bet", "current", "folded", "needs", "open", "stack")
+    __slots__ = ("acted", "bet", "current", "folded", "needs", "open", "stack")
 
     def __init__(self, stacks: Sequence[int]) -> None:
         self.stack = list(stacks)
         self.bet = [0] * len(stacks)
         self.folded = [False] * len(stacks)
         self.needs = [False] * len(stacks)
+        self.acted = [False] * len(stacks)  # who has had a turn in this round
         self.current = 0
         self.open = False
 
@@ -159,6 +170,7 @@ class BettingBook:
         self.open = True
         self.current = max([opening, *self.bet])
         self.needs = [self.can_act(i) for i in range(len(self.stack))]
+        self.acted = [False] * len(self.stack)
         self._lone()
 
     def next_street(self) -> None:
@@ -205,6 +217,7 @@ class BettingBook:
 
     def _acted(self, i: int) -> None:
         self.needs[i] = False
+        self.acted[i] = True
         self._lone()
 
     def _lone(self) -> None:
@@ -353,9 +366,28 @@ class ActionTracker:
         self.out.append(Action(kind, seat=i, cards=cards))
 
     def is_idle_check(self, i: int) -> bool:
-        """Tell whether a check is PokerKit's turn for a player whose round is closed."""
+        """Tell whether a check is the one turn PokerKit gives a player whose round is closed.
+
+        PokerKit keeps a player who has not acted in the round as next to act when every
+        other player still in went all-in during it (a big blind whose only caller is
+        all-in for less): that player, the only one able to act, owes nothing and is asked
+        for a check. Only that first check is the idle one; any other check after the round
+        closed is a real action of the log, for the engine to judge.
+        """
         book = self.book
-        return book.live > 1 and book.closed and book.owed(i) == 0 and not book.folded[i]
+        if book.live <= 1 or not book.closed or book.folded[i] or book.acted[i]:
+            return False
+        if book.owed(i) or not book.can_act(i):
+            return False
+        others = [j for j in range(len(book.stack)) if j != i and not book.folded[j]]
+        if any(book.can_act(j) for j in others):
+            return False
+        return any(book.bet[j] > 0 for j in others)
+
+    def skip_idle_check(self, i: int) -> None:
+        """Pass over PokerKit's idle check by player ``i`` (:meth:`is_idle_check`): it is
+        that player's turn in the round, and adds no action."""
+        self.book.acted[i] = True
 
     def wager(self, i: int, kind: ActionType, chips: int, all_in: bool | None) -> None:
         """Apply a fold, check, call (``chips`` moved) or bet/raise (``chips``: the total)."""
@@ -423,4 +455,285 @@ def _opening(game: GameSpec, blinds: Sequence[int]) -> int:
     return max([game.big_blind, *blinds[2:]]) if len(blinds) > 2 else game.big_blind
 
 
-# ------------------------------------------------------------------------ reading
+# ------------------------------------------------------------------------ fields
+
+
+class _Fields:
+    """Typed access to one hand's TOML table; every amount read is kept for the scale."""
+
+    def __init__(self, table: dict[str, object]) -> None:
+        self.table = table
+        self.amounts: list[Number] = []
+
+    def get(self, key: str) -> object:
+        return self.table.get(key)
+
+    def text(self, key: str) -> str | None:
+        value = self.table.get(key)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, str | int):
+            raise _Problem(RejectCode.SCHEMA_VIOLATION, f"{key}: not text: {value!r}", key)
+        return str(value)
+
+    def strings(self, key: str) -> list[str] | None:
+        value = self.table.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise _Problem(RejectCode.SCHEMA_VIOLATION, f"{key}: not a list of strings", key)
+        return [str(v) for v in value]
+
+    def number(self, key: str) -> Number | None:
+        value = self.table.get(key)
+        if value is None:
+            return None
+        number = _money(value, key)
+        self.amounts.append(number)
+        return number
+
+    def numbers(self, key: str, n: int) -> list[Number] | None:
+        value = self.table.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, list):
+            raise _Problem(RejectCode.SCHEMA_VIOLATION, f"{key}: not a list", key)
+        if len(value) != n:
+            raise _Problem(
+                RejectCode.SCHEMA_VIOLATION, f"{key}: {len(value)} values for {n} players", key
+            )
+        numbers = [_money(v, f"{key}[{i}]") for i, v in enumerate(value)]
+        self.amounts.extend(numbers)
+        return numbers
+
+    def decimal(self, text: str, field: str) -> Decimal:
+        value = _amount_text(text, field)
+        self.amounts.append(value)
+        return value
+
+    def player(self, word: str, n: int, field: str) -> int:
+        match = _PLAYER_RE.fullmatch(word)
+        if match is None or int(match.group(1)) > n:
+            raise _Problem(
+                RejectCode.MALFORMED_HAND, f"{field}: no player {word!r} in a hand of {n}", field
+            )
+        return int(match.group(1)) - 1
+
+
+# ------------------------------------------------------------------------ Croupier's fields
+
+
+def _extra_posts(fields: _Fields, n: int) -> list[tuple[int, Blind, Decimal]] | None:
+    texts = fields.strings("_croupier_posts")
+    if texts is None:
+        return None
+    posts = []
+    for k, text in enumerate(texts):
+        field = f"_croupier_posts[{k}]"
+        match text.split():
+            case [who, kind, amount] if kind in _KINDS:
+                posts.append(
+                    (fields.player(who, n, field), _KINDS[kind], fields.decimal(amount, field))
+                )
+            case _:
+                raise _Problem(RejectCode.SCHEMA_VIOLATION, f"{field}: not a post: {text!r}", field)
+    return posts
+
+
+def _stated_uncalled(fields: _Fields, n: int) -> list[tuple[int, int, Decimal]] | None:
+    """Read ``_croupier_uncalled``: ``"pN amount at K"``, returned before ``actions[K]``."""
+    texts = fields.strings("_croupier_uncalled")
+    if texts is None:
+        return None
+    rows = []
+    for k, text in enumerate(texts):
+        field = f"_croupier_uncalled[{k}]"
+        match text.split():
+            case [who, amount, "at", at] if _INDEX_RE.fullmatch(at):
+                rows.append((int(at), fields.player(who, n, field), fields.decimal(amount, field)))
+            case _:
+                message = f"{field}: not an uncalled return: {text!r}"
+                raise _Problem(RejectCode.SCHEMA_VIOLATION, message, field)
+    return rows
+
+
+def _collected(fields: _Fields, n: int) -> list[tuple[int, int, int | None, Decimal]]:
+    rows = []
+    for k, text in enumerate(fields.strings("_croupier_collected") or ()):
+        field = f"_croupier_collected[{k}]"
+        match text.split():
+            case [who, "pot", pot, amount] if _INDEX_RE.fullmatch(pot):
+                run = None
+            case [who, "pot", pot, "run", ("1" | "2" | "3") as runs, amount] if _INDEX_RE.fullmatch(
+                pot
+            ):
+                run = int(runs)
+            case _:
+                raise _Problem(RejectCode.SCHEMA_VIOLATION, f"{field}: not a collection", field)
+        rows.append((fields.player(who, n, field), int(pot), run, fields.decimal(amount, field)))
+    return rows
+
+
+def _rows(fields: _Fields, key: str) -> list[tuple[str, list[str]]]:
+    """Return the entries of a list-of-text field as (field path, words)."""
+    return [(f"{key}[{k}]", text.split()) for k, text in enumerate(fields.strings(key) or ())]
+
+
+def _not_a(field: str, what: str, words: list[str]) -> _Problem:
+    shown = " ".join(words)[:60]
+    return _Problem(RejectCode.SCHEMA_VIOLATION, f"{field}: not {what}: {shown!r}", field)
+
+
+def _cash_outs(fields: _Fields, n: int) -> list[tuple[int, Decimal, Decimal]]:
+    """Read ``_croupier_cash_outs``: ``"pN amount [fee F]"`` (the hand's money)."""
+    rows = []
+    for field, words in _rows(fields, "_croupier_cash_outs"):
+        match words:
+            case [who, amount]:
+                fee = "0"
+            case [who, amount, "fee", fee]:
+                pass
+            case _:
+                raise _not_a(field, "a cash-out", words)
+        player = fields.player(who, n, field)
+        rows.append((player, fields.decimal(amount, field), fields.decimal(fee, field)))
+    return rows
+
+
+def _fees(fields: _Fields) -> list[tuple[str, Decimal]]:
+    """Read ``_croupier_fees``: ``"kind amount"`` (the kind may hold spaces)."""
+    rows = []
+    for k, text in enumerate(fields.strings("_croupier_fees") or ()):
+        field = f"_croupier_fees[{k}]"
+        kind, space, amount = text.rpartition(" ")
+        if not space:
+            raise _not_a(field, "a fee", [text])
+        rows.append((kind, fields.decimal(amount, field)))
+    return rows
+
+
+def _tournament_money(text: str, scale: int, field: str) -> int:
+    """Return an amount of the tournament's money (a bounty) in units of ``scale``."""
+    value = _amount_text(text, field)
+    if _decimals(value) > scale:
+        message = f"{field}: {text} has more decimals than the tournament's money ({scale})"
+        raise _Problem(RejectCode.BAD_AMOUNT, message, field)
+    return _units(value, scale)
+
+
+def _bounties(fields: _Fields, key: str, n: int, scale: int) -> list[tuple[int, int]]:
+    """Read ``"pN amount"`` entries of tournament money (bounties)."""
+    rows = []
+    for field, words in _rows(fields, key):
+        match words:
+            case [who, amount]:
+                rows.append((fields.player(who, n, field), _tournament_money(amount, scale, field)))
+            case _:
+                raise _not_a(field, "a bounty", words)
+    return rows
+
+
+def _tournament_scale(fields: _Fields) -> int:
+    value = fields.get("_croupier_tournament_scale")
+    if value is None:
+        return 2
+    if not _is_int(value) or not 0 <= value <= MAX_SCALE:
+        message = f"_croupier_tournament_scale: not a scale (0 to {MAX_SCALE}): {value!r}"
+        raise _Problem(RejectCode.SCHEMA_VIOLATION, message, "_croupier_tournament_scale")
+    return value
+
+
+def _seats_out(fields: _Fields, scale: int) -> list[tuple[int, str, Number, int | None]]:
+    """Read ``_croupier_sitting_out``: seats not dealt in (``seat``, ``player``, ``stack``
+    in the hand's money, ``bounty`` text in the tournament's)."""
+    value = fields.get("_croupier_sitting_out")
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise _Problem(RejectCode.SCHEMA_VIOLATION, "_croupier_sitting_out: not a list", None)
+    seats = []
+    for k, entry in enumerate(value):
+        field = f"_croupier_sitting_out[{k}]"
+        if not isinstance(entry, dict) or set(entry) - {"seat", "player", "stack", "bounty"}:
+            raise _Problem(RejectCode.SCHEMA_VIOLATION, f"{field}: not a seat", field)
+        seat, player, bounty = entry.get("seat"), entry.get("player"), entry.get("bounty")
+        if not _is_int(seat) or seat <= 0 or not isinstance(player, str):
+            message = f"{field}: needs a seat number and a player name"
+            raise _Problem(RejectCode.SCHEMA_VIOLATION, message, field)
+        if bounty is not None and not isinstance(bounty, str):
+            raise _Problem(RejectCode.SCHEMA_VIOLATION, f"{field}.bounty: not text", field)
+        stack = _money(entry.get("stack"), f"{field}.stack")
+        fields.amounts.append(stack)
+        head = None if bounty is None else _tournament_money(bounty, scale, f"{field}.bounty")
+        seats.append((seat, player, stack, head))
+    return seats
+
+
+def _extras(fields: _Fields) -> tuple[tuple[str, bytes], ...]:
+    """Read ``_croupier_extras``: the record's ``_`` fields, each its raw JSON text."""
+    value = fields.get("_croupier_extras")
+    if value is None:
+        return ()
+    if not isinstance(value, dict) or not all(
+        isinstance(k, str) and k.startswith("_") and isinstance(v, str) for k, v in value.items()
+    ):
+        message = "_croupier_extras: not a table of '_' names and JSON text"
+        raise _Problem(RejectCode.SCHEMA_VIOLATION, message, "_croupier_extras")
+    for key, text in value.items():
+        try:
+            json.loads(text)
+        except ValueError:
+            message = f"_croupier_extras: {key!r} is not JSON text"
+            raise _Problem(RejectCode.SCHEMA_VIOLATION, message, "_croupier_extras") from None
+    return tuple((k, v.encode()) for k, v in value.items())
+
+
+class _Aside:
+    """What Croupier's fields carry beside the betting: fees, added money, cash-outs,
+    bounties, seats sitting out (read before the hand's scale is known)."""
+
+    def __init__(self, fields: _Fields, n: int) -> None:
+        self.cash_outs = _cash_outs(fields, n)
+        self.fees = _fees(fields)
+        self.added = fields.number("_croupier_added")
+        self.bounty_scale = _tournament_scale(fields)
+        heads = _bounties(fields, "_croupier_bounties", n, self.bounty_scale)
+        self.heads = dict(heads)
+        if len(self.heads) < len(heads):
+            message = "_croupier_bounties: a player's bounty is given twice"
+            raise _Problem(RejectCode.SCHEMA_VIOLATION, message, "_croupier_bounties")
+        self.won = _bounties(fields, "_croupier_bounties_won", n, self.bounty_scale)
+        self.away = _seats_out(fields, self.bounty_scale)
+
+    def result(
+        self, result: RecordedResult | None, scale: int, numbers: list[int]
+    ) -> RecordedResult | None:
+        """Return ``result`` with the money the betting does not show."""
+        aside = RecordedResult(
+            fees=tuple(Fee(kind, _units(a, scale)) for kind, a in self.fees),
+            added=0 if self.added is None else _units(self.added, scale),
+            cash_outs=tuple(
+                CashOut(numbers[i], _units(a, scale), _units(fee, scale))
+                for i, a, fee in self.cash_outs
+            ),
+            bounties=tuple(SeatAmount(numbers[i], a) for i, a in self.won),
+        )
+        if aside == RecordedResult():
+            return result
+        return replace(
+            result or RecordedResult(),
+            fees=aside.fees,
+            added=aside.added,
+            cash_outs=aside.cash_outs,
+            bounties=aside.bounties,
+        )
+
+    def seats(self, dealt: list[Seat], scale: int) -> tuple[Seat, ...]:
+        """Return every seat, the ones sitting out included, by seat number."""
+        seats = list(dealt)
+        for seat, player, stack, head in self.away:
+            if any(s.seat == seat for s in seats):
+                message = f"_croupier_sitting_out: seat {seat} is taken"
+                raise _Problem(RejectCode.SCHEMA_VIOLATION, message, "_croupier_sitting_out")
+            seats.append(Seat(seat, player, _units(stack, scale), sitting_out=True, bounty=head))
+        return tuple(sorted(seats, key=lambda seat: seat.seat))

@@ -164,11 +164,12 @@ def write_phh(hand: HandRecord) -> str:
     """Return one hand as PHH text (TOML), ending in a newline.
 
     PokerKit loads it for ``PO`` and ``FO/8``; other games get Croupier's codes. Posts,
-    stakes, results and commentary tokens the standard fields cannot carry go in
-    ``_croupier_`` fields (see the module docstring). Not written: sitting-out seats,
-    ``result`` fields other than final stacks, collections and rake, bounties and
-    ``extras``. Raises ``ValueError`` for a hand PHH cannot express (an action by a seat
-    not dealt in).
+    stakes, results, tournament data, bounties, cash-outs, fees, seats sitting out,
+    ``extras`` and commentary tokens the standard fields cannot carry go in ``_croupier_``
+    fields (see :mod:`pipeline.formats.phh`), so that reading the text gives the record
+    back. Raises :class:`UnwritableHand` (a ``ValueError``) for a hand PHH cannot express
+    (an action by a seat not dealt in); :func:`pipeline.convert.phh_text` also checks the
+    text reads back whole.
     """
     w = _Writer(hand)
     game = hand.game
@@ -255,10 +256,7 @@ def _write_about(w: _Writer, hand: HandRecord) -> None:
         w.field("_croupier_button", str(hand.button))
     if hand.game.mixed is not None:
         w.field("_croupier_mixed", _toml_string(hand.game.mixed))
-    if hand.tournament is not None:
-        w.field("_croupier_tournament", _toml_string(hand.tournament.id))
-        if hand.tournament.level is not None:
-            w.field("_croupier_level", _toml_string(hand.tournament.level))
+    _write_tournament(w, hand)
     if hand.hero is not None and hand.hero in w.index:
         w.field("_croupier_hero", _toml_string(f"p{w.index[hand.hero] + 1}"))
     if hand.deck is not None:
@@ -266,6 +264,68 @@ def _write_about(w: _Writer, hand: HandRecord) -> None:
     flags = [f for f in ("cancelled", "partial", "converted") if getattr(hand, f)]
     if flags:
         w.texts("_croupier_flags", flags)
+    _write_seats_aside(w, hand)
+    if hand.extras:
+        _write_extras(w, hand)
+
+
+def _bounty_scale(hand: HandRecord) -> int:
+    """Return the scale of bounties: the tournament's money (2 when there is none)."""
+    return 2 if hand.tournament is None else hand.tournament.scale
+
+
+def _write_tournament(w: _Writer, hand: HandRecord) -> None:
+    """Write the tournament's id, level, buy-in, currency and money scale."""
+    tournament = hand.tournament
+    if tournament is None:
+        return
+    w.field("_croupier_tournament", _toml_string(tournament.id))
+    if tournament.level is not None:
+        w.field("_croupier_level", _toml_string(tournament.level))
+    if tournament.buyin is not None:
+        w.field("_croupier_buyin", _toml_string(tournament.buyin))
+    if tournament.currency is not None:
+        w.field("_croupier_tournament_currency", _toml_string(tournament.currency))
+    if tournament.scale != 2:
+        w.field("_croupier_tournament_scale", str(tournament.scale))
+
+
+def _write_seats_aside(w: _Writer, hand: HandRecord) -> None:
+    """Write the bounties on the players' heads and the seats that sit out the hand."""
+    scale = _bounty_scale(hand)
+    heads = [
+        f"p{w.index[s.seat] + 1} {format_amount(s.bounty, scale)}"
+        for s in sorted(hand.seats, key=lambda s: w.index.get(s.seat, -1))
+        if s.bounty is not None and s.seat in w.index
+    ]
+    if heads:
+        w.texts("_croupier_bounties", heads)
+    away = []
+    for seat in hand.seats:
+        if seat.seat in w.index:
+            continue
+        parts = [
+            f"seat = {seat.seat}",
+            f"player = {_toml_string(seat.player)}",
+            f"stack = {w.money(seat.stack)}",
+        ]
+        if seat.bounty is not None:
+            parts.append(f"bounty = {_toml_string(format_amount(seat.bounty, scale))}")
+        away.append("{ " + ", ".join(parts) + " }")
+    if away:
+        w.field("_croupier_sitting_out", "[" + ", ".join(away) + "]")
+
+
+def _write_extras(w: _Writer, hand: HandRecord) -> None:
+    """Write the record's ``_`` fields, each its raw JSON text, in order."""
+    pairs = []
+    for name, raw in hand.extras:
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise UnwritableHand(f"hand {hand.hand_id}: extra {name!r} is not UTF-8") from None
+        pairs.append(f"{_toml_string(name)} = {_toml_string(text)}")
+    w.field("_croupier_extras", "{ " + ", ".join(pairs) + " }")
 
 
 def _write_result(w: _Writer, hand: HandRecord) -> None:
@@ -298,3 +358,22 @@ def _write_result(w: _Writer, hand: HandRecord) -> None:
         w.field("_croupier_total_pot", w.money(result.total_pot))
     if result.pots:
         w.amounts("_croupier_pots", result.pots)
+    if result.fees:
+        w.texts("_croupier_fees", [f"{f.kind} {w.money(f.amount)}" for f in result.fees])
+    if result.added:
+        w.field("_croupier_added", w.money(result.added))
+    if result.cash_outs:
+        w.texts(
+            "_croupier_cash_outs",
+            [
+                f"p{w.who(c.seat) + 1} {w.money(c.amount)}"
+                + (f" fee {w.money(c.fee)}" if c.fee else "")
+                for c in result.cash_outs
+            ],
+        )
+    if result.bounties:
+        scale = _bounty_scale(hand)
+        w.texts(
+            "_croupier_bounties_won",
+            [f"p{w.who(b.seat) + 1} {format_amount(b.amount, scale)}" for b in result.bounties],
+        )

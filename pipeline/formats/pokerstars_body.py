@@ -20,7 +20,10 @@ What the record holds, and what it never invents:
   is recorded from the summary, as FPDB does.
 - A hand whose log ends before its summary is ``partial``: the actions up to the last
   complete line are kept, and a last line cut in the middle is dropped. So is a hand whose
-  last line, in its summary, is cut (a seat line that names nobody seated, say). The
+  last line, in its summary, is cut (a seat line that names nobody seated, say), and one
+  whose summary has no ``Total pot`` line; its ``_partial_reason`` extra says which line
+  and why. A blank line ends a hand (as in every PokerStars file): lines after one that
+  are not a new hand are text outside any hand, a reject of their own. The
   file's last line, when no line end follows it, may be cut and still parse (``raises
   $0.04 to $0`` for ``… to $0.06``, ``Total pot $0``): it is dropped and the hand is
   ``partial``, unless it is the closed summary line of the last seat (then the hand is
@@ -34,9 +37,13 @@ What the record holds, and what it never invents:
   PokerStars (the clones write numbers their own way), an integer amount written with
   ``.00`` in an action or summary line (PokerStars writes ``$5``) or the summary showing
   the cards of a player who folded. The signs found are kept in ``_converter_signs``.
+- The summary is read by :mod:`pipeline.formats.pokerstars_summary`, and must agree with
+  the body: a seat's amount won with its ``collected`` lines, its cards shown or mucked
+  with the showdown's (``bad-amount``/``bad-card`` rejects quoting both lines).
 - What the model has no field for is kept as ``_`` extras: ``_club`` (a Home Game club),
   ``_zoom``, ``_pots_before_rake`` (Run It Once lists its pots before rake, which
-  ``RecordedResult.pots``, "after rake", cannot hold) and ``_converter_signs``.
+  ``RecordedResult.pots``, "after rake", cannot hold), ``_converter_signs`` and
+  ``_partial_reason`` (why a ``partial`` hand is not whole).
 
 Reject codes raised: ``malformed-hand``, ``truncated-hand``, ``bad-amount``, ``bad-card``,
 ``bad-timestamp``, ``unsupported-game``.
@@ -67,6 +74,12 @@ from pipeline.formats.pokerstars_header import (
     parse_cards_text,
     parse_header,
     parse_table_line,
+)
+from pipeline.formats.pokerstars_summary import (
+    check_summary,
+    is_whole_last_line,
+    read_summary_line,
+    summary_collections,
 )
 from pipeline.model import (
     Action,
@@ -155,19 +168,6 @@ _NO_NAME_INFO = frozenset(
     }
 )
 _UNCALLED_RE = re.compile(rf"^Uncalled bet \({_A}\) returned to (?P<name>.+)$")
-_TOTAL_RE = re.compile(rf"^Total pot {_A}(?P<rest>.*)$")
-_POT_PART_RE = re.compile(rf"(?P<label>Main pot|Side pot(?:[- ]?(?P<n>[0-9]+))?) {_A}\.?")
-_LABELLED_RE = re.compile(rf"^(?P<label>[A-Za-z][A-Za-z .'/-]*?):? {_A}\.?$")
-_SUMMARY_SEAT_RE = re.compile(r"^Seat (?P<seat>[0-9]+): (?P<rest>.*)$")
-_POSITION_RE = re.compile(r"^(?: \((?:button|small blind|big blind|dealer)\))*")
-_WON_RE = re.compile(rf"\b(?:won|collected) \(?{_A}\)?")
-_CLOSED_SEAT_END_RE = re.compile(
-    rf"folded (?:before Flop|on the (?:Flop|Turn|River))(?: \(didn't bet\))?"
-    rf"|collected \({AMOUNT}\)|mucked \[[^\]]*\]"
-)
-_SHOWDOWN_SEAT_END_RE = re.compile(
-    rf"(?:showed \[[^\]]*\] and (?:won \({AMOUNT}\)|lost)|mucked \[[^\]]*\] and lost)(?: .*)?"
-)
 
 
 @dataclass(slots=True)
@@ -211,6 +211,8 @@ class _State:
     summary_seats: set[int] = field(default_factory=set)
     summary_won: dict[int, int] = field(default_factory=dict)
     summary_cards: dict[int, tuple[ActionType, tuple[int, ...]]] = field(default_factory=dict)
+    said: dict[tuple[str, int], list[int]] = field(default_factory=dict)  # (what, seat): lines
+    partial_reason: str | None = None
     signs: list[str] = field(default_factory=list)
     small_posted: bool = False
     street: dict[int, int] = field(default_factory=dict)  # seat -> live chips in this street
@@ -308,7 +310,12 @@ def _street(state: _State, match: re.Match[str], line: int) -> None:
     state.actions.append(Action(ActionType.BOARD, cards=new, run=run))
 
 
-def _show(state: _State, seat: int, cards: tuple[int, ...], kind: ActionType) -> None:
+def _show(
+    state: _State, seat: int, cards: tuple[int, ...], kind: ActionType, line: int | None = None
+) -> None:
+    """Record a show or muck (``line``: the body line that says so, for messages)."""
+    if line is not None:
+        state.said.setdefault((kind.value, seat), []).append(line)
     if kind is ActionType.SHOW:
         if (seat, cards) in state.shown:
             return  # shown again (a second showdown of a run-twice hand, RIO's repeats)
@@ -370,11 +377,11 @@ def _colon_action(state: _State, seat: int, rest: str, line: int) -> bool:
             )
         )
     elif match := _SHOW_RE.match(rest):
-        _show(state, seat, _cards(match.group("cards"), line), ActionType.SHOW)
+        _show(state, seat, _cards(match.group("cards"), line), ActionType.SHOW, line)
     elif match := _MUCK_RE.match(rest):
         cards = match.group("cards")
         state.mucks[seat] = len(state.actions)
-        _show(state, seat, _cards(cards, line) if cards else (), ActionType.MUCK)
+        _show(state, seat, _cards(cards, line) if cards else (), ActionType.MUCK, line)
     else:
         return False
     state.acting.add(seat)
@@ -393,8 +400,9 @@ def _spaced_action(state: _State, seat: int, rest: str, line: int) -> bool:
         state.collections.append(
             Collection(seat, money.parse(match.group(1), line), pot=pot, run=state.show_run)
         )
+        state.said.setdefault(("collect", seat), []).append(line)
     elif match := _SHOW_RE.match(rest):
-        _show(state, seat, _cards(match.group("cards"), line), ActionType.SHOW)
+        _show(state, seat, _cards(match.group("cards"), line), ActionType.SHOW, line)
     elif match := _CASHOUT_RE.match(rest):
         fee = match.group(2)
         state.cash_outs.append(
@@ -464,68 +472,6 @@ def _body_line(state: _State, line: int, text: str) -> None:
     raise _error(line, f"unrecognised line {text!r}")
 
 
-# ------------------------------------------------------------------------------ summary
-
-
-def _total_line(state: _State, match: re.Match[str], line: int) -> None:
-    money = state.money
-    state.total = money.parse(match.group(1), line)
-    parts = match.group("rest").split("|")
-    for part in _POT_PART_RE.finditer(parts[0]):
-        state.pots.append(_pot_entry(state, part, line))
-    for chunk in parts[1:]:
-        text = chunk.strip()
-        if not text:
-            continue
-        labelled = _LABELLED_RE.match(text)
-        if labelled is None:
-            raise _error(line, f"unrecognised part of the pot line: {text!r}")
-        label = labelled.group("label").strip()
-        pot_part = _POT_PART_RE.fullmatch(text)
-        if pot_part is not None:
-            state.pots.append(_pot_entry(state, pot_part, line))
-            state.pots_before_rake = True  # Run It Once lists its pots before rake
-        elif label.lower() == "rake":
-            state.rake = money.parse(labelled.group(2), line)
-        elif label.upper() == "STP":
-            state.added += money.parse(labelled.group(2), line)
-        else:
-            kind = "-".join(label.lower().split())
-            state.fees.append(Fee(kind, money.parse(labelled.group(2), line)))
-
-
-def _pot_entry(state: _State, part: re.Match[str], line: int) -> tuple[int, int]:
-    label = part.group("label")
-    index = 0 if label.startswith("Main") else int(part.group("n") or 1)
-    return index, state.money.parse(part.group(3), line)
-
-
-def _summary_seat(state: _State, match: re.Match[str], line: int) -> None:
-    seat = int(match.group("seat"))
-    info = next((s for s in state.seats if s.seat == seat), None)
-    if info is None or not match.group("rest").startswith(info.name):
-        raise _error(line, f"summary line for a seat not in the seat list: {match.group(0)!r}")
-    rest = _POSITION_RE.sub("", match.group("rest")[len(info.name) :]).strip()
-    state.summary_seats.add(seat)
-    won = 0
-    for amount in _WON_RE.finditer(rest):
-        won += state.money.parse(amount.group(1), line)
-    if won:
-        state.summary_won[seat] = won
-    for verb, kind in (("showed", ActionType.SHOW), ("mucked", ActionType.MUCK)):
-        shown = re.match(rf"^{verb} \[(?P<cards>[^\]]*)\]", rest)
-        if shown:
-            state.summary_cards[seat] = (kind, _cards(shown.group("cards"), line))
-
-
-def _summary_line(state: _State, line: int, text: str) -> None:
-    if match := _TOTAL_RE.match(text):
-        _total_line(state, match, line)
-    elif match := _SUMMARY_SEAT_RE.match(text):
-        _summary_seat(state, match, line)
-    # "Board [..]", "FIRST Board [..]", "Hand was run twice": the board is already known
-
-
 # ------------------------------------------------------------------------------ building
 
 
@@ -553,25 +499,6 @@ def _finish_cards(state: _State) -> None:
 def _genuine(state: _State) -> bool:
     """Tell whether the header names PokerStars itself, whose number style is known."""
     return state.header.site == "PokerStars"
-
-
-def _summary_collections(state: _State) -> list[Collection]:
-    """Winners the summary names but no collection line does (cash-outs; old exports)."""
-    collected = {c.seat for c in state.collections}
-    missing = {s: a for s, a in state.summary_won.items() if s not in collected and a > 0}
-    if not missing:
-        return []
-    listed = [amount for _, amount in sorted(state.pots)]
-    if (
-        not state.collections
-        and len(missing) == 1
-        and len(listed) > 1
-        and not state.pots_before_rake
-        and sum(listed) == next(iter(missing.values()))
-    ):
-        seat = next(iter(missing))  # the only winner of the hand won every pot listed
-        return [Collection(seat, amount, pot=k) for k, (_, amount) in enumerate(sorted(state.pots))]
-    return [Collection(seat, amount) for seat, amount in sorted(missing.items())]
 
 
 def _blinds(state: _State) -> tuple[int, int, int]:
@@ -605,7 +532,7 @@ def _hole_cards(state: _State) -> int:
 def _build(state: _State, table: tuple[str, int | None, int], partial: bool) -> HandRecord:
     header = state.header
     _finish_cards(state)
-    collections = state.collections + _summary_collections(state)
+    collections = state.collections + summary_collections(state)
     if header.zone_missing:
         state.signs.append("the header time has no time zone")
     if state.money.thousands:
@@ -703,6 +630,8 @@ def _extras(state: _State, scale: int) -> tuple[tuple[str, bytes], ...]:
         extras["_pots_before_rake"] = [format_amount(a // div, scale) for _, a in state.pots]
     if state.header.zoom:
         extras["_zoom"] = True
+    if state.partial_reason is not None:
+        extras["_partial_reason"] = state.partial_reason
     return tuple((key, json.dumps(value).encode()) for key, value in sorted(extras.items()))
 
 
@@ -738,7 +667,8 @@ def parse_hand(
     :class:`HandError` for a hand that cannot become a record. ``open_line`` is the number
     of the file's last line when no line end follows it: that line may be cut short
     (``raises $0.04 to $0`` for ``… to $0.06``), so unless it is whole beyond doubt (see
-    :func:`_is_whole_last_line`) it is not read and the hand is ``partial``.
+    :func:`~pipeline.formats.pokerstars_summary.is_whole_last_line`) it is not read and
+    the hand is ``partial``. A partial hand says why in its ``_partial_reason`` extra.
     """
     header_line, header_text = lines[0]
     money = MoneyReader()
@@ -759,54 +689,50 @@ def parse_hand(
     cut = False
     for index in range(start, len(lines)):
         number, text = lines[index]
-        if number == open_line and not _is_whole_last_line(state, text):
+        if number == open_line and not is_whole_last_line(state, text):
             if index == start and text.startswith("Seat "):
                 raise _error(number, "the hand ends in its seat list", truncated)
             cut = True  # the file ends in this line, with no line end: maybe cut short
+            state.partial_reason = (
+                f"line {number}: the file ends in this line, with no line end after it, so "
+                "it may be cut short; it is not read"
+            )
             break
         try:
             if state.in_summary:
-                _summary_line(state, number, text)
+                read_summary_line(state, number, text)
             else:
                 _body_line(state, number, text)
-        except HandError:
+        except HandError as error:
             if index != last or (_complete(state) and not state.in_summary):
                 raise
             if index == start and text.startswith("Seat "):
                 raise _error(number, "the hand ends in its seat list", truncated) from None
             cut = True  # the log was cut in the middle of its last line: keep what came before
+            state.partial_reason = (
+                f"{error.message}; as the hand's last line, it is taken to be cut short and "
+                "is not read"
+            )
             break
+    check_summary(state, lines)
     partial = cut or not _complete(state)
+    if partial and state.partial_reason is None and not state.cancelled:
+        state.partial_reason = _why_unfinished(state, lines[-1][0])
     if table.play_money:
         header.currency, header.real_money = "PLAY", False
     record = _build(state, (table.table, table.max_seats, table.button), partial)
     return record, state.signs
 
 
-def _is_whole_last_line(state: _State, text: str) -> bool:
-    """Tell whether a last line with no line end after it is whole beyond doubt.
-
-    Only a summary seat line can tell: the one of the last seat dealt in (the summary
-    lists the seats in order, so no other seat line is missing after it), whose every
-    amount and card group is closed (``collected ($0.31)``, ``showed [..] and won ($0.39)
-    …``) and after which nothing the record reads can follow (a hand description only). A
-    hand run more than once is never so (``…, and won ($X)`` may follow), nor a bare
-    ``mucked`` (cards may follow). Any other line, in the summary or not, is treated as cut.
-    """
-    match = _SUMMARY_SEAT_RE.match(text) if state.in_summary else None
-    if match is None:
-        return False
-    seat = int(match.group("seat"))
-    info = next((s for s in state.seats if s.seat == seat), None)
-    if info is None or not match.group("rest").startswith(info.name):
-        return False
-    if seat != max(s.seat for s in state.seats if not s.out or s.seat == seat):
-        return False
-    rest = _POSITION_RE.sub("", match.group("rest")[len(info.name) :]).strip()
-    if _CLOSED_SEAT_END_RE.fullmatch(rest):
-        return True
-    once = not state.run_boards and state.show_run is None
-    return once and _SHOWDOWN_SEAT_END_RE.fullmatch(rest) is not None
+def _why_unfinished(state: _State, last: int) -> str:
+    """Say why a hand whose every line was read is not whole."""
+    if state.in_summary:
+        return "the summary has no 'Total pot' line (the hand's money cannot be told whole)"
+    return (
+        f"line {last} is the hand's last line and no *** SUMMARY *** came before it: the log "
+        "stops there (the file ends, or a blank line or the next hand's header follows: a "
+        "blank line ends a PokerStars hand)"
+    )
 
 
 def _complete(state: _State) -> bool:

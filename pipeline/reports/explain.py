@@ -18,6 +18,7 @@ source file; :func:`find_in_file` finds one in a hand-log file. Both raise
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -182,6 +183,7 @@ def explain(hand: HandRecord, rules: RuleSet, *, source: Path | None = None) -> 
         notes.append(
             "The log is incomplete: it stops before the hand ends, so its pots cannot be "
             "awarded and no payout is checked; stacks are as of the last action recorded."
+            + _partial_reason(hand)
         )
     elif status is Status.VOID:
         notes.append(
@@ -344,6 +346,18 @@ def _actions(
             )
         )
     return tuple(rows)
+
+
+def _partial_reason(hand: HandRecord) -> str:
+    """Return " Why: …" from the reader's ``_partial_reason`` extra, or nothing."""
+    raw = dict(hand.extras).get("_partial_reason")
+    if raw is None:
+        return ""
+    try:
+        reason = json.loads(raw)
+    except ValueError:
+        return ""
+    return f" Why: {reason}." if isinstance(reason, str) and reason else ""
 
 
 def _moved(action: Action, step: Step | None) -> int | None:

@@ -20,7 +20,13 @@ from pathlib import Path
 from pipeline.files import sha256_of
 from pipeline.formats import detect_format, read_hands
 from pipeline.formats.jsonl import decode_line, iter_lines
-from pipeline.formats.pokerstars import is_header_line
+from pipeline.formats.pokerstars import (
+    _Chunk,
+    _chunks,
+    _Encoding,
+    _raw_lines,
+    _Undecodable,
+)
 from pipeline.lake.manifest import InputEntry, load_manifest
 from pipeline.lake.query import NoLake, connect
 from pipeline.model import Action, ActionType, Blind, HandRecord
@@ -73,21 +79,42 @@ def source_lines(hand: HandRecord, path: Path) -> tuple[list[int | None], str | 
 
 
 def _block(path: Path, first: int, fmt: str) -> Iterator[tuple[int, str]]:
-    """Yield the numbered lines of the hand starting at line ``first``, to the next hand."""
-    data = path.read_bytes()
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        text = data.decode("cp1252")
+    """Yield the numbered lines of the hand starting at line ``first``, to the next hand,
+    decoded as the reader decoded them (nothing when the reader could not)."""
+    if fmt == "pokerstars":
+        yield from _pokerstars_block(path, first)
+        return
+    # PHH: UTF-8 (a byte-order mark aside); a byte that is not makes its hand a reject
+    text = path.read_bytes().decode("utf-8", "surrogateescape").removeprefix("\ufeff")
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     for number in range(first, len(lines) + 1):
         line = lines[number - 1].rstrip()
-        if number > first:
-            if fmt == "pokerstars" and is_header_line(line):
-                return
-            if fmt == "phh" and re.match(r"^\s*\[[^\]]*\]\s*$", line):
-                return
+        if number > first and re.match(r"^\s*\[[^\]]*\]\s*$", line):
+            return
         yield number, line
+
+
+def _pokerstars_block(path: Path, first: int) -> Iterator[tuple[int, str]]:
+    """Yield the lines of the PokerStars hand at line ``first``, decoded in the file's
+    encoding as the reader decides it (:class:`~pipeline.formats.pokerstars._Encoding`:
+    UTF-8 when the file holds any UTF-8 text, else cp1252), not by this hand's bytes alone.
+    """
+    encoding = _Encoding()
+    wanted: _Chunk | None = None
+    with path.open("rb") as stream:
+        for chunk in _chunks(_raw_lines(stream)):
+            if not chunk.dropped:
+                encoding.decode(b"\n".join(chunk.lines), chunk.begin)  # learns the encoding
+            if chunk.begin <= first <= chunk.end:
+                wanted = chunk
+    if wanted is None or wanted.dropped:
+        return
+    text = encoding.settled().decode(b"\n".join(wanted.lines), wanted.begin)
+    if isinstance(text, _Undecodable):
+        return  # the reader rejected this hand: bad-encoding
+    for number, line in enumerate(text.split("\n"), start=wanted.begin):
+        if number >= first:
+            yield number, line.rstrip()
 
 
 def _matcher(action: Action, name: str) -> tuple[str, ...]:
