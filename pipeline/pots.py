@@ -1,0 +1,160 @@
+"""The arithmetic of pots: main and side pots from the chips put in, even splits, rake.
+
+Plain functions of integers (minor units) and indices, used by settlement
+(:mod:`pipeline.settle`); RULES.md ``R8.side-pots``, ``R8.odd-chips`` and
+``R8.rake-allocation`` say what they compute.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+__all__ = ["allocate_rake", "build_pots", "split_evenly"]
+
+
+def _layers(amounts: Sequence[int], folded: Sequence[bool]) -> list[tuple[int, tuple[int, ...]]]:
+    """Cut contributions into pots at the levels of the players still in.
+
+    With ``S(x)`` the sum of ``min(c, x)`` over every contribution ``c``, the pot between
+    two levels holds ``S(level) - S(below)`` (``below`` starts at 0); each ``S`` is one
+    plain loop, the one before carried over.
+    """
+    levels: set[int] = set()
+    live: list[int] = []  # the players still in
+    previous = 0  # S(0): only a negative contribution counts below level 0
+    for i, (c, out) in enumerate(zip(amounts, folded, strict=True)):
+        if not out:
+            levels.add(c)
+            live.append(i)
+        if c < 0:
+            previous += c
+    pots: list[tuple[int, tuple[int, ...]]] = []
+    below = 0
+    for level in sorted(levels):
+        total = 0
+        for c in amounts:
+            total += c if c < level else level
+        if total != previous:
+            eligible = []
+            for i in live:
+                if amounts[i] >= level:
+                    eligible.append(i)
+            pots.append((total - previous, tuple(eligible)))
+        previous = total
+        below = level
+    rest = 0
+    for c in amounts:
+        if c > below:
+            rest += c - below
+    if rest:
+        if pots:
+            amount, eligible_seats = pots[-1]
+            pots[-1] = (amount + rest, eligible_seats)
+        else:
+            pots.append((rest, tuple(live)))
+    return pots
+
+
+def build_pots(
+    invested: Sequence[int],
+    folded: Sequence[bool],
+    dead: Sequence[int] = (),
+    antes: Sequence[int] = (),
+) -> list[tuple[int, tuple[int, ...]]]:
+    """Split the chips put in into a main pot and side pots: ``(amount, eligible indices)``.
+
+    Live chips (``invested`` less ``dead``) are cut at the levels the players still in
+    reached; each pot holds every player's chips between two levels, and only players in
+    for the upper level may win it. Antes (``antes[i]``, part of ``dead[i]``) are cut the
+    same way on their own, so a player all-in on part of an ante wins only what they
+    matched. Other dead money (a dead small blind) belongs to the main pot, which a player
+    all-in on dead money alone may win too (with no live chips, that pot is the dead money
+    alone). Pots open to the same players are one pot.
+
+    >>> build_pots([50, 100, 100, 30], [False, False, False, True])
+    [(180, (0, 1, 2)), (100, (1, 2))]
+    >>> build_pots([150, 100], [False, False], dead=[50, 0])
+    [(250, (0, 1))]
+    >>> build_pots([10, 110, 110], [False, False, False], dead=[10, 10, 10], antes=[10, 10, 10])
+    [(30, (0, 1, 2)), (200, (1, 2))]
+    >>> build_pots([5, 10, 10], [False, False, False], dead=[5, 10, 10], antes=[5, 10, 10])
+    [(15, (0, 1, 2)), (10, (1, 2))]
+    >>> build_pots([10, 10, 10, 5], [False, False, False, False], dead=[0, 0, 0, 5])
+    [(5, (0, 1, 2, 3)), (30, (0, 1, 2))]
+    """
+    n = len(invested)
+    dead = dead or [0] * n
+    antes = antes or [0] * n
+    if len(dead) == n and not any(dead):  # no dead money (the common case): all chips live
+        live: Sequence[int] = invested
+    else:
+        live = [c - d for c, d in zip(invested, dead, strict=True)]
+    other_dead = sum(dead) - sum(antes)
+    if not any(antes):
+        pots = _layers(live, folded)
+    else:
+        pots = _layers(antes, folded)
+        for amount, eligible in _layers(live, folded):
+            if pots and pots[-1][1] == eligible:
+                pots[-1] = (pots[-1][0] + amount, eligible)
+            else:
+                pots.append((amount, eligible))
+    if other_dead:
+        everyone = tuple(i for i, out in enumerate(folded) if not out)
+        if pots and pots[0][1] == everyone:
+            pots[0] = (pots[0][0] + other_dead, everyone)
+        else:  # a player all-in on dead money alone matched no live chips: a pot of its own
+            pots.insert(0, (other_dead, everyone))
+    return pots
+
+
+def split_evenly(amount: int, parts: int) -> list[int]:
+    """Split ``amount`` into ``parts`` shares differing by at most one unit, larger first.
+
+    >>> split_evenly(7, 3)
+    [3, 2, 2]
+    """
+    share, odd = divmod(amount, parts)
+    if not odd:
+        return [share] * parts
+    return [share + 1] * odd + [share] * (parts - odd)
+
+
+def allocate_rake(
+    amounts: Sequence[int], rake: int, *, listed: Sequence[int] = (), policy: str = "proportional"
+) -> list[int]:
+    """Spread the recorded rake over the pots (``R8.rake-allocation``).
+
+    When the log lists each pot after rake (as PokerStars does) and the listing adds up,
+    the listing decides. Otherwise ``proportional`` (the remainder to the main pot) or
+    ``main-pot-first``.
+
+    >>> allocate_rake([600, 300, 100], 30)
+    [18, 9, 3]
+    >>> allocate_rake([100, 50], 7, policy="main-pot-first")
+    [7, 0]
+    """
+    if rake == 0:  # every way of sharing nothing gives nothing to each pot
+        return [0] * len(amounts)
+    total = sum(amounts)
+    if listed and len(listed) == len(amounts):
+        shares = [a - net for a, net in zip(amounts, listed, strict=True)]
+        if min(shares) >= 0 and sum(shares) == rake:
+            return shares
+    if not amounts:
+        return []
+    if policy == "main-pot-first":
+        shares, left = [], rake
+        for a in amounts:
+            take = min(a, left)
+            shares.append(take)
+            left -= take
+        shares[0] += left
+        return shares
+    shares = [rake * a // total if total else 0 for a in amounts]
+    left = rake - sum(shares)  # the remainder: to the main pot, and on where it is full
+    for k, a in enumerate(amounts):
+        take = min(left, a - shares[k]) if k + 1 < len(amounts) else left
+        shares[k] += take
+        left -= take
+    return shares
