@@ -531,6 +531,16 @@ def _reconcile(
                 actual=money(rake),
             )
         )
+    elif rake + fees > total + result.added:
+        violations.append(
+            Violation(
+                Code.RAKE_MISMATCH,
+                f"rake {money(rake)} and fees {money(fees)} are more than the pot "
+                f"{money(total + result.added)}",
+                expected=f"at most {money(total + result.added)} in all",
+                actual=money(rake + fees),
+            )
+        )
     if result.pots and list(result.pots) != nets:
         listed = " / ".join(money(a) for a in result.pots)
         computed = " / ".join(money(a) for a in nets)
@@ -686,7 +696,7 @@ def _rule_for(book: _Book, seat: int, logged: int, pots: tuple[Pot, ...]) -> str
     the rule that awarded the seat's share (hi/lo, side pots, run it twice, a split), or
     the best hand's.
     """
-    reachable = [pot.amount for pot in pots if seat in pot.eligible]
+    reachable = [pot.amount + pot.added for pot in pots if seat in pot.eligible]
     if reachable and logged > sum(reachable):  # not a folded seat: one short of side pots
         return "R8.side-pots"
     rules = [r for a in book.awards if a.seat == seat for r in a.rules]

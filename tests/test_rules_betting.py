@@ -101,6 +101,58 @@ def test_one_action_out_of_turn_is_one_violation_whoever_acts_next() -> None:
         )
 
 
+def test_after_an_action_out_of_turn_only_the_player_it_skipped_is_spared() -> None:
+    """R4.postflop-order: on the flop seat 2 checks before seat 1 (one fault), seat 1 then
+    checks (spared: it was skipped); seat 4 bets before seat 3 (a fault), and seat 2's fold
+    before seat 3 is one more: only seat 3 may act next without being out of turn."""
+    result = play(
+        [
+            *blinds(),
+            call(3, "1.00"),
+            call(4, "1.00"),
+            call(1, "0.50"),
+            check(2),
+            board("2c3d4h"),
+            check(2),  # seq 7: seat 1's turn
+            check(1),
+            bet(4, "1.00"),  # seq 9: seat 3's turn
+            fold(2),  # seq 10: still seat 3's turn
+            call(3, "1.00"),
+            fold(1),
+            *checked_streets([3, 4], BOARD[1:]),
+        ],
+        seats=4,
+    )
+    assert found(result) == [
+        ("action-out-of-turn", 7),
+        ("action-out-of-turn", 9),
+        ("action-out-of-turn", 10),
+    ]
+    assert [v.expected for v in result.violations] == ["seat 1", "seat 3", "seat 3"]
+
+
+def test_players_acting_out_of_turn_in_a_row_are_each_out_of_turn() -> None:
+    """R4.postflop-order: seat 1 is first on the flop; seats 3, 5 and 4 check before it:
+    three faults, each while it was seat 1's turn."""
+    preflop = [*blinds(), *(call(s, "1.00") for s in (3, 4, 5, 6)), call(1, "0.50"), check(2)]
+    result = play(
+        [
+            *preflop,
+            board("2c3d4h"),
+            check(3),  # seq 9
+            check(5),
+            check(4),
+            check(1),
+            check(2),
+            check(6),
+            *checked_streets([1, 2, 3, 4, 5, 6], BOARD[1:]),
+        ],
+        seats=6,
+    )
+    assert found(result) == [("action-out-of-turn", seq) for seq in (9, 10, 11)]
+    assert {v.expected for v in result.violations} == {"seat 1"}
+
+
 def test_postflop_order_first_active_left_of_the_button() -> None:
     """R4.postflop-order: after the flop seat 1 acts first."""
     result = play(

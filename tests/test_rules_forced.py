@@ -507,6 +507,28 @@ def test_a_bigger_straddle_in_fixed_limit_is_blind_wrong_amount() -> None:
     assert found(result) == [("blind-wrong-amount", 2)]
 
 
+def test_after_a_flagged_fixed_limit_straddle_the_next_raise_goes_over_it() -> None:
+    """R5.limit-size: a 3.00 straddle at 0.50/1.00 is flagged, but it is the bet: the one
+    legal raise is a small bet over it, 4.00 (not the 3.00 of a 2.00 straddle)."""
+    result = play(
+        [
+            *blinds(),
+            post(3, "straddle", "3.00"),
+            raise_to(4, "4.00"),  # seq 3
+            fold(1),
+            fold(2),
+            fold(3),
+            uncalled(4, "1.00"),
+        ],
+        seats=4,
+        betting="fixed-limit",
+        small_bet="1.00",
+        big_bet="2.00",
+    )
+    assert legal_at(result, 3) == Legal(to_call="3.00", min_to="4.00", max_to="4.00")
+    assert found(result) == [("blind-wrong-amount", 2)]
+
+
 # ---------------------------------------------------------------------------- R2.post-to-enter
 
 

@@ -1105,6 +1105,29 @@ def test_a_rake_above_the_pot_never_makes_the_rules_pay_less_than_nothing() -> N
     assert "chips-not-conserved" in _codes(settlement)
 
 
+def test_rake_and_fees_above_the_pot_are_reported_even_with_no_payout_logged() -> None:
+    """R9.conservation: rake 1.50 and a 2.00 jackpot fee out of a 3.00 pot, nothing
+    collected: the site took more than the pot, so the payouts cannot match."""
+    settlement = _limped_log(
+        rake="1.50", fees=[{"kind": "jackpot", "amount": "2.00"}], collected=[]
+    )
+    rake = next(v for v in settlement.violations if v.code is Code.RAKE_MISMATCH)
+    assert (rake.expected, rake.actual, rake.rule) == (
+        "at most 3.00 in all",
+        "3.50",
+        "R9.conservation",
+    )
+    assert settlement.payouts_match is False
+
+
+def test_a_pot_with_site_money_paid_to_the_wrong_player_cites_the_best_hand() -> None:
+    """R8.best-hand: the site adds 1.00 to the 3.00 pot and the log pays all 3.97 to seat 1,
+    whose hand loses: no side pot is involved (the added money is part of the pot)."""
+    settlement = _limped_log(added="1.00", collected=[collected(1, "3.97")])
+    rules = {v.seat: v.rule for v in settlement.violations if v.code is Code.PAYOUT_MISMATCH}
+    assert rules[1] == "R8.best-hand"
+
+
 def test_the_rake_remainder_never_takes_more_than_a_pot_holds() -> None:
     """R8.rake-allocation: 6 over pots of 1, 3 and 3: floors 0, 2, 2 and a remainder of 2,
     which the main pot (1) cannot hold all of: 1, 3, 2."""

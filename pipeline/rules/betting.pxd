@@ -2,7 +2,7 @@ cimport cython
 from pipeline.rules.state cimport BettingState, Legal
 from pipeline.rules.context cimport Run, make_step, seat_index
 
-@cython.locals(state=BettingState, legal=Legal, other=Legal, i=Py_ssize_t, skipped=Py_ssize_t, after=Py_ssize_t, pot_before=cython.longlong, stack_before=cython.longlong)
+@cython.locals(state=BettingState, legal=Legal, i=Py_ssize_t, skipped=Py_ssize_t, turn=Py_ssize_t, pot_before=cython.longlong, stack_before=cython.longlong)
 cpdef bet(Run run, Py_ssize_t seq, action)
 @cython.locals(state=BettingState, mine=cython.longlong, chips=cython.longlong, all_in=cython.bint, is_bet=cython.bint)
 cpdef object _judge(Run run, Py_ssize_t seq, action, Legal legal, Py_ssize_t i)

@@ -41,21 +41,17 @@ def bet(run: Run, seq: int, action: Action) -> None:
     if state.live <= 1 or state.street is _SHOWDOWN:
         run.flag(Code.ACTION_AFTER_HAND_END, f"{kind} after the hand was over", seq=seq, seat=seat)
     legal = state.legal()
-    skipped = run.turn_before
-    run.turn_before = -1
-    if skipped >= 0 and (legal is None or legal.actor != i):
-        # After one action out of turn, the player it skipped may act next: in turn too.
-        after = state.last_actor
-        state.last_actor = skipped
-        other = state.legal()
-        if other is not None and other.actor == i:
-            legal = other
-        else:
-            state.last_actor = after
-    if legal is None or legal.actor != i:
-        who = "nobody" if legal is None else f"seat {run.seats[legal.actor]}"
-        if legal is not None:
-            run.turn_before = state.last_actor
+    skipped = run.skipped  # whose turn an earlier action out of turn went before, or -1
+    if skipped >= 0 and (state.folded[skipped] or not state.needs[skipped]):
+        skipped = run.skipped = -1  # they no longer owe an action
+    if (legal is None or legal.actor != i) and skipped == i:
+        legal = state.legal_for(i)  # the player skipped acts now: in turn
+        run.skipped = -1
+    elif legal is None or legal.actor != i:
+        turn = skipped if skipped >= 0 else (-1 if legal is None else legal.actor)
+        who = "nobody" if turn < 0 else f"seat {run.seats[turn]}"
+        if skipped < 0 and legal is not None:
+            run.skipped = legal.actor  # they may still act next without being out of turn
         run.flag(
             Code.ACTION_OUT_OF_TURN,
             f"seat {seat} acted; it was {who}'s turn",

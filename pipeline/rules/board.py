@@ -67,7 +67,7 @@ def _see_cards(run: Run, seq: int, cards: Iterable[int], seat: int | None) -> No
 
 def board(run: Run, seq: int, action: Action) -> None:
     state = run.state
-    run.turn_before = -1  # an action out of turn skipped nobody on the next street
+    run.skipped = -1  # an action out of turn skipped nobody on the next street
     cards = action.cards or ()
     game = run.hand.game
     if action.burn is not None and len(action.burn) != 1:

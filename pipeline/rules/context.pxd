@@ -9,7 +9,7 @@ cdef class Run:
     cdef public set antes
     cdef public BettingState state
     cdef public bint posts_open, small_posted, exposed, all_in_showdown
-    cdef public Py_ssize_t sb_index, bb_index, turn_before
+    cdef public Py_ssize_t sb_index, bb_index, skipped
 
 cpdef Py_ssize_t seat_index(Run run, Py_ssize_t seq, object action) except -1
 cpdef object make_step(

@@ -123,11 +123,11 @@ class Run:
         "seen",
         "shared_board",
         "shows",
+        "skipped",
         "small_posted",
         "state",
         "steps",
         "straddle_index",
-        "turn_before",
         "violations",
     )
 
@@ -150,7 +150,7 @@ class Run:
         self.sb_index = 0
         self.bb_index = 1
         self.small_posted = False
-        self.turn_before = -1  # after an action out of turn: who was last to act before it
+        self.skipped = -1  # the player an action out of turn went before, until they act
         self.big_posts: list[tuple[int, int]] = []  # (seq, index)
         self.straddle_index: int | None = None
         self.antes: set[int] = set()

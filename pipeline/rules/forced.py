@@ -286,9 +286,7 @@ def close_posts(run: Run, seq: int) -> None:
     last_blind = run.straddle_index if run.straddle_index is not None else bb
     opening = game.big_blind
     if run.straddle_index is not None:  # the straddle, or more when the site allows it
-        posted = state.bet[run.straddle_index]
-        opening = max(run.rules.straddle_multiple * game.big_blind, posted)
-        if game.betting is Betting.FIXED_LIMIT:
-            opening = run.rules.straddle_multiple * game.big_blind
+        posted = state.bet[run.straddle_index]  # (in fixed limit more is flagged, and still
+        opening = max(run.rules.straddle_multiple * game.big_blind, posted)  # the bet)
     state.start_preflop(first=(last_blind + 1) % len(run.seats), opening_bet=opening)
     after_action(run, seq)
