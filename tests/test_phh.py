@@ -564,6 +564,23 @@ actions = ['d dh p1 AsAdKsKd', 'd dh p2 7c6c5d4d', 'd dh p3 QhJhTh9h', 'p3 f', '
     assert [v.code.value for v in replay(hand).violations] == ["idle-check"]
 
 
+def test_the_check_pokerkit_asks_after_an_all_in_on_the_ante_is_left_out() -> None:
+    """Seat 3 is all-in on its ante (no bet), seat 1 folds: PokerKit asks the big blind for
+    a check it owes nothing for; RULES.md gives it no turn, so the check is no action."""
+    text = """\
+variant = 'PO'
+antes = [1, 1, 1]
+blinds_or_straddles = [1, 2, 0]
+min_bet = 2
+starting_stacks = [8, 8, 1]
+actions = ['d dh p1 Td5hTs4c', 'd dh p2 4hTc3c9d', 'd dh p3 9h3d2d3h', 'p1 f', 'p2 cc',
+           'd db 9s4sAc', 'd db 2s', 'd db Qs', 'p3 sm 9h3d2d3h', 'p2 sm 4hTc3c9d']
+"""
+    hand = _only(list(parse_phh(text, "ante.phh")))
+    assert ActionType.CHECK not in {a.type for a in hand.actions}
+    assert replay(hand).violations == ()
+
+
 @pytest.mark.parametrize(
     ("date", "field"),
     [

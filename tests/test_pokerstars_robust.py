@@ -394,6 +394,33 @@ def test_a_whole_hand_whose_last_line_has_no_line_end_stays_complete(tmp_path: P
     assert hand == with_end
 
 
+@pytest.mark.parametrize("tail", [b"\x1a", b"\x00", b"\x1a\r\n"])
+def test_a_ctrl_z_or_nul_after_the_last_line_end_is_no_line(tail: bytes, tmp_path: Path) -> None:
+    # Windows' "copy a+b" ends a joined file with Ctrl-Z: the hand before it is whole
+    path = tmp_path / "joined.txt"
+    path.write_bytes(ZOOM + tail)
+    (hand,) = [item for item in read_pokerstars(path) if isinstance(item, HandRecord)]
+    assert not hand.partial
+
+
+def test_a_hand_run_more_than_once_whose_last_line_has_every_result_is_whole(
+    tmp_path: Path,
+) -> None:
+    # one result per board on the last seat's summary line: nothing the record reads is cut
+    text = (FIXTURES / "run-three-times.txt").read_bytes()
+    path = tmp_path / "whole.txt"
+    path.write_bytes(text.rstrip(b"\r\n"))
+    (hand,) = read_pokerstars(path)
+    (with_end,) = read_pokerstars(FIXTURES / "run-three-times.txt", source=str(path))
+    assert isinstance(hand, HandRecord) and not hand.partial
+    assert hand == with_end
+    last = text.rstrip(b"\r\n").rsplit(b"\n", 1)[1]
+    cut = last[: last.rindex(b", and ")]  # one board's result short
+    path.write_bytes(text.rstrip(b"\r\n")[: -len(last)] + cut)
+    (short,) = read_pokerstars(path)
+    assert isinstance(short, HandRecord) and short.partial
+
+
 @pytest.mark.parametrize(
     "last",
     [
@@ -431,21 +458,28 @@ def test_a_stray_latin1_byte_rejects_its_hand_instead_of_garbling_utf8_names(
     assert isinstance(first, HandRecord) and first.seats[1].player == "Müller€"
     assert isinstance(second, Reject) and second.code is RejectCode.BAD_ENCODING
     chat_line = ZOOM.count(b"\n") + 2 + ZOOM[: ZOOM.index(b"*** FLOP")].count(b"\n") + 1
-    assert second.message == (
-        f"line {chat_line}: byte 0xE9 is not UTF-8, the encoding of this file (UTF-8 text "
-        "on line 4); the hand is not read in another encoding"
+    assert second.message.startswith(
+        f"line {chat_line}: byte 0xE9 is not UTF-8, in a hand of UTF-8 text ("
     )
     assert second.line == ZOOM.count(b"\n") + 2 and second.hand_id == "7"
 
 
 @pytest.mark.parametrize("buffered", [5_000, 2])
-def test_the_encoding_is_the_files_whatever_comes_first(
+def test_each_hand_is_decoded_on_its_own_bytes(
     buffered: int, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    # the stray byte's hand comes before any UTF-8 text: it is not read as cp1252 either
+    """Files joined from both encodings read whole: a cp1252 hand, a UTF-8 hand, a UTF-8
+    hand with a stray Latin-1 byte (rejected: read as cp1252 it would garble), and a cp1252
+    hand whose chat happens to hold one UTF-8 sequence (É… is C9 85) among cp1252 bytes."""
     monkeypatch.setattr("pipeline.formats.pokerstars.BUFFERED_HANDS", buffered)
-    data = _with_chat(ZOOM) + b"\n" + ZOOM + b"\n" + UTF8_NAMES + b"\n" + ZOOM
-    path = tmp_path / "late.txt"
+    legacy = ZOOM.replace(b"Alice B", "Jörg".encode("cp1252"))
+    chance = legacy.replace(
+        b"*** FLOP *** [Jc Tc 4d]\n",
+        b'*** FLOP *** [Jc Tc 4d]\nZo\xeb said, "BIEN JOU\xc9\x85"\n',
+        1,
+    )
+    data = legacy + b"\n" + UTF8_NAMES + b"\n" + _with_chat(UTF8_NAMES) + b"\n" + chance
+    path = tmp_path / "joined.txt"
     path.write_bytes(data)
     for items in (
         list(parse_pokerstars_bytes(data, "x")),
@@ -453,8 +487,9 @@ def test_the_encoding_is_the_files_whatever_comes_first(
         list(read_pokerstars(path)),
     ):
         kinds = [i.code.value if isinstance(i, Reject) else "hand" for i in items]
-        assert kinds == ["bad-encoding", "hand", "hand", "hand"]
-        assert "UTF-8 text on line" in items[0].message if isinstance(items[0], Reject) else False
+        assert kinds == ["hand", "hand", "bad-encoding", "hand"]
+        names = [i.seats[1].player for i in items if isinstance(i, HandRecord)]
+        assert names == ["Jörg", "Müller€", "Jörg"]
 
 
 def test_a_whole_cp1252_file_is_still_read_as_cp1252() -> None:

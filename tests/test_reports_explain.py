@@ -623,8 +623,8 @@ def test_explain_reads_a_moved_hand_from_its_text_when_asked(tmp_path: Path) -> 
 
 
 def test_the_source_is_decoded_as_the_reader_decoded_it(tmp_path: Path) -> None:
-    """A UTF-8 file with a stray Latin-1 byte in another hand is still UTF-8 (the reader's
-    per-file decision), so the source lines of this hand keep their UTF-8 names."""
+    """A UTF-8 hand beside a cp1252 one (a Latin-1 chat line): each is decoded as the reader
+    decodes it, so the source lines of the UTF-8 hand keep their UTF-8 names."""
     zoom = (ROOT / "tests" / "fixtures" / "pokerstars" / "zoom.txt").read_bytes()
     named = zoom.replace(b"Alice B", "Müller€".encode())
     stray = zoom.replace(b"#200000000021", b"#7").replace(
@@ -633,8 +633,8 @@ def test_the_source_is_decoded_as_the_reader_decoded_it(tmp_path: Path) -> None:
     )
     path = tmp_path / "mixed.txt"
     path.write_bytes(named + b"\n" + stray)
-    (hand,) = [h for h in read_hands(path) if isinstance(h, HandRecord)]
-    assert hand.seats[1].player == "Müller€"
+    hand, other = [h for h in read_hands(path) if isinstance(h, HandRecord)]
+    assert (hand.seats[1].player, other.hand_id) == ("Müller€", "7")
     lines, local_time = source_lines(hand, path)
     text = path.read_bytes().decode("utf-8", "replace").split("\n")
     assert local_time == "2024/07/04 12:00:00 ET"

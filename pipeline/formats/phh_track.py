@@ -370,9 +370,10 @@ class ActionTracker:
 
         PokerKit keeps a player who has not acted in the round as next to act when every
         other player still in went all-in during it (a big blind whose only caller is
-        all-in for less): that player, the only one able to act, owes nothing and is asked
-        for a check. Only that first check is the idle one; any other check after the round
-        closed is a real action of the log, for the engine to judge.
+        all-in for less; before the flop, a player all-in on the ante or a blind): that
+        player, the only one able to act, owes nothing and is asked for a check. Only that
+        first check is the idle one; any other check after the round closed is a real
+        action of the log, for the engine to judge.
         """
         book = self.book
         if book.live <= 1 or not book.closed or book.folded[i] or book.acted[i]:
@@ -382,7 +383,9 @@ class ActionTracker:
         others = [j for j in range(len(book.stack)) if j != i and not book.folded[j]]
         if any(book.can_act(j) for j in others):
             return False
-        return any(book.bet[j] > 0 for j in others)
+        # went all-in in this round: with a bet in it, or before the flop on the posts alone
+        # (an ante or a blind that took the whole stack)
+        return self.board == 0 or any(book.bet[j] > 0 for j in others)
 
     def skip_idle_check(self, i: int) -> None:
         """Pass over PokerKit's idle check by player ``i`` (:meth:`is_idle_check`): it is

@@ -19,12 +19,12 @@ saved with one). A last line with no line end after it may be cut short: unless 
 whole beyond doubt, it is not read and its hand is ``partial`` (see
 :func:`~pipeline.formats.pokerstars_body.parse_hand`).
 
-Encoding, decided per file (:class:`_Encoding`): UTF-8 with or without a byte-order mark,
-or cp1252 (FPDB's fallback) for a file that is not valid UTF-8 and holds no UTF-8 text at
-all. A hand whose bytes are not valid in its file's encoding (a stray Latin-1 byte in a
-UTF-8 file; a byte cp1252 leaves undefined) is a ``bad-encoding`` reject naming the line,
-never read in another encoding, so it cannot garble the names of its hand, and the other
-hands are read. ``\\r\\n`` and ``\\r`` line ends are read as ``\\n``.
+Encoding, decided hand by hand (:class:`_Encoding`): UTF-8 with or without a byte-order
+mark, or cp1252 (FPDB's fallback) for a hand that is not valid UTF-8 and whose bytes beyond
+ASCII are mostly not UTF-8. A hand of UTF-8 text with a stray byte that is not (a Latin-1
+chat line), or a byte cp1252 leaves undefined, is a ``bad-encoding`` reject naming the
+line, never guessed, so it cannot garble the names of its hand; the other hands are read.
+``\\r\\n`` and ``\\r`` line ends are read as ``\\n``.
 
 Money: integer units of the hand; cash games in cents (finer when an amount needs it),
 tournament chips and play money in whole units. Times: the ET time (or the stated zone,
@@ -260,7 +260,7 @@ def parse_pokerstars(text: str, source: str) -> Iterator[HandRecord | Reject]:
     numbered = [
         (number, line.lstrip("\ufeff").rstrip()) for number, line in enumerate(lines, start=1)
     ]
-    open_line = len(numbered) if numbered[-1][1].strip() else None
+    open_line = len(numbered) if numbered[-1][1].strip(_END_OF_FILE) else None
     yield from _one_tool_per_file(
         _parse_block(block, source, open_line=open_line) for block in _blocks(numbered)
     )
@@ -466,7 +466,7 @@ def _chunks(lines: Iterable[tuple[bytes, int]]) -> Iterator[_Chunk]:
     if number >= begin:
         # the last line read is the text after the last line end: a line only when the
         # file does not end with a line end (then maybe cut short, see parse_hand)
-        open_line = number if line.strip() else None
+        open_line = number if line.strip(_END_OF_FILE.encode()) else None
         yield _Chunk(begin, number, kept, cut, dropped, open_line)
 
 
@@ -501,78 +501,61 @@ class _Undecodable:
     message: str
 
 
-_NON_ASCII_RE = re.compile(rb"[\x80-\xff]")
 _UTF8_CHAR_RE = re.compile("[\u0080-\udc7f\udd00-\U0010ffff]")
+_END_OF_FILE = " \t\r\n\x00\x1a"
+"""What may end a file after its last line end and is no line: blanks, a NUL, and the
+Ctrl-Z that joining files with Windows' ``copy a+b`` leaves."""
+_STRAY_RE = re.compile("[\udc80-\udcff]")
+"""A byte UTF-8 refused, as ``surrogateescape`` decodes it."""
 """A character beyond ASCII that UTF-8 decoded (``surrogateescape`` turns each byte UTF-8
 refuses into one of U+DC80-U+DCFF, which this leaves out)."""
 
 
 @dataclass(slots=True)
 class _Encoding:
-    """The encoding of one file, learnt from its bytes as they are read.
+    """How the bytes of each hand are decoded: hand by hand, on the hand's own bytes.
 
-    A file is UTF-8 when it holds any UTF-8 text: a character beyond ASCII that decodes
-    as UTF-8 (cp1252 text almost never does). A file with none, whose bytes are not all
-    valid UTF-8, is cp1252 (a byte-order mark does not count: old cp1252 files saved again
-    with one read as before). A hand whose bytes are not valid in
-    its file's encoding is a ``bad-encoding`` reject, never read in another encoding: so a
-    stray Latin-1 byte in a chat line cannot garble the UTF-8 names of its hand.
-
-    A first pass reads a hand that is not UTF-8 as cp1252 while no UTF-8 text has been
-    seen, and notes it (``guessed``); if UTF-8 text comes later, the file is read again
-    with :meth:`settled`, which knows the answer from the start (``final``).
+    A hand that is valid UTF-8 is UTF-8. One that is not is cp1252 text (FPDB's fallback)
+    when its bytes beyond ASCII are mostly not UTF-8 sequences (cp1252's accented letters
+    and € stand alone between ASCII bytes and only by rare chance form a UTF-8 sequence),
+    and a ``bad-encoding`` reject when they are mostly UTF-8: UTF-8 text with a stray
+    Latin-1 byte (a chat line), which read as cp1252 would garble its UTF-8 names. So
+    files joined from both encodings read whole, and a chance UTF-8 sequence in a chat line
+    of a cp1252 file changes nothing. A byte-order mark does not count. The interface
+    (:meth:`settled`, :attr:`revised`) lets a caller read the input again, which a
+    decision hand by hand never needs.
     """
 
-    utf8_at: int | None = None  # the first line seen with UTF-8 text
-    final: bool = False
-    guessed: bool = False
-
-    @property
-    def revised(self) -> bool:
-        """Tell whether a hand was read as cp1252 in what proved to be a UTF-8 file."""
-        return self.guessed and self.utf8_at is not None
+    revised: bool = False  # never: no hand's decoding depends on another's
 
     def settled(self) -> _Encoding:
-        """Return the encoding as this pass learnt it, for a pass that knows it from the start."""
-        return _Encoding(utf8_at=self.utf8_at, final=True)
-
-    def saw_utf8(self, line: int) -> None:
-        """Note UTF-8 text on ``line`` (the first one noted is kept)."""
-        if self.utf8_at is None:
-            self.utf8_at = line
+        """Return the encoding for a second pass (the same: nothing is learnt)."""
+        return self
 
     def decode(self, data: bytes, begin: int) -> str | _Undecodable:
-        """Decode the bytes of the lines from ``begin`` on, in the file's encoding."""
+        """Decode the bytes of one hand's lines, the first of them ``begin``."""
         try:
-            text = data.decode("utf-8")
+            return data.decode("utf-8")
         except UnicodeDecodeError as bad:
-            return self._not_utf8(data, begin, bad.start)
-        if self.utf8_at is None and (found := _NON_ASCII_RE.search(data)):
-            self.saw_utf8(begin + data.count(b"\n", 0, found.start()))
-        return text
-
-    def _not_utf8(self, data: bytes, begin: int, at: int) -> str | _Undecodable:
-        line = begin + data.count(b"\n", 0, at)
-        if self.utf8_at is None and not self.final:
-            escaped = data.decode("utf-8", "surrogateescape")
-            if found := _UTF8_CHAR_RE.search(escaped):
-                self.saw_utf8(begin + escaped.count("\n", 0, found.start()))
-        if self.utf8_at is not None:
+            first = bad.start
+        escaped = data.decode("utf-8", "surrogateescape")
+        utf8 = len(_UTF8_CHAR_RE.findall(escaped))  # characters UTF-8 decoded
+        stray = len(_STRAY_RE.findall(escaped))  # bytes UTF-8 refused, one each
+        line = begin + data.count(b"\n", 0, first)
+        if utf8 >= stray:
+            bytes_ = "byte" if stray == 1 else "bytes"
             return _Undecodable(
-                f"line {line}: byte 0x{data[at]:02X} is not UTF-8, the encoding of this file "
-                f"(UTF-8 text on line {self.utf8_at}); the hand is not read in another "
-                "encoding"
+                f"line {line}: byte 0x{data[first]:02X} is not UTF-8, in a hand of UTF-8 "
+                f"text ({utf8} UTF-8 characters, {stray} stray {bytes_});"
+                " the hand is not read in another encoding, which would garble it"
             )
         try:
-            text = data.decode("cp1252")
-        except UnicodeDecodeError as bad:
-            line = begin + data.count(b"\n", 0, bad.start)
+            return data.decode("cp1252")
+        except UnicodeDecodeError as undefined:
+            line = begin + data.count(b"\n", 0, undefined.start)
             return _Undecodable(
-                f"line {line}: byte 0x{data[bad.start]:02X} is neither UTF-8 nor cp1252 "
-                "(this file has no UTF-8 text, so it is read as cp1252)"
+                f"line {line}: byte 0x{data[undefined.start]:02X} is neither UTF-8 nor cp1252"
             )
-        self.guessed = self.guessed or not self.final
-        return text
 
 
 def _bad_encoding(message: str, first: bytes, line: int, source: str) -> Reject:

@@ -51,6 +51,7 @@ _CLOSED_SEAT_END_RE = re.compile(
     rf"folded (?:before Flop|on the (?:Flop|Turn|River))(?: \(didn't bet\))?"
     rf"|collected \({AMOUNT}\)|mucked \[[^\]]*\]"
 )
+_RESULT_RE = re.compile(rf"\b(?:won \({AMOUNT}\)|lost\b)")
 _SHOWDOWN_SEAT_END_RE = re.compile(
     rf"(?:showed \[[^\]]*\] and (?:won \({AMOUNT}\)|lost)|mucked \[[^\]]*\] and lost)(?: .*)?"
 )
@@ -150,8 +151,9 @@ def is_whole_last_line(state: _State, text: str) -> bool:
     lists the seats in order, so no other seat line is missing after it), whose every
     amount and card group is closed (``collected ($0.31)``, ``showed [..] and won ($0.39)
     …``) and after which nothing the record reads can follow (a hand description only). A
-    hand run more than once is never so (``…, and won ($X)`` may follow), nor a bare
-    ``mucked`` (cards may follow). Any other line, in the summary or not, is treated as cut.
+    hand run more than once is so when the line has a result for every board; a bare
+    ``mucked`` never is (cards may follow). Any other line, in the summary or
+    not, is treated as cut.
     """
     match = SUMMARY_SEAT_RE.match(text) if state.in_summary else None
     if match is None:
@@ -165,8 +167,14 @@ def is_whole_last_line(state: _State, text: str) -> bool:
     rest = _POSITION_RE.sub("", match.group("rest")[len(info.name) :]).strip()
     if _CLOSED_SEAT_END_RE.fullmatch(rest):
         return True
-    once = not state.run_boards and state.show_run is None
-    return once and _SHOWDOWN_SEAT_END_RE.fullmatch(rest) is not None
+    if _SHOWDOWN_SEAT_END_RE.fullmatch(rest) is None:
+        return False
+    runs = max(len(state.run_boards), 1 if state.show_run is None else state.show_run)
+    if runs == 1:
+        return True
+    # run more than once: one result per board (hi/lo too: "won ($X) with HI: …; LO: …");
+    # with every result there, what the record reads is whole
+    return len(_RESULT_RE.findall(rest)) >= runs
 
 
 # ------------------------------------------------------------------------------ agreeing

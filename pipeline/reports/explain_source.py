@@ -95,18 +95,15 @@ def _block(path: Path, first: int, fmt: str) -> Iterator[tuple[int, str]]:
 
 
 def _pokerstars_block(path: Path, first: int) -> Iterator[tuple[int, str]]:
-    """Yield the lines of the PokerStars hand at line ``first``, decoded in the file's
-    encoding as the reader decides it (:class:`~pipeline.formats.pokerstars._Encoding`:
-    UTF-8 when the file holds any UTF-8 text, else cp1252), not by this hand's bytes alone.
-    """
+    """Yield the lines of the PokerStars hand at line ``first``, decoded as the reader
+    decodes it (:class:`~pipeline.formats.pokerstars._Encoding`)."""
     encoding = _Encoding()
     wanted: _Chunk | None = None
     with path.open("rb") as stream:
         for chunk in _chunks(_raw_lines(stream)):
-            if not chunk.dropped:
-                encoding.decode(b"\n".join(chunk.lines), chunk.begin)  # learns the encoding
             if chunk.begin <= first <= chunk.end:
                 wanted = chunk
+                break
     if wanted is None or wanted.dropped:
         return
     text = encoding.settled().decode(b"\n".join(wanted.lines), wanted.begin)
