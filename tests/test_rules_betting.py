@@ -14,6 +14,7 @@ import pytest
 
 from pipeline.model import Status
 from pipeline.rules import Street
+from pipeline.violations import Code
 from tests.handbuilder import (
     BOARD,
     Json,
@@ -129,6 +130,31 @@ def test_after_an_action_out_of_turn_only_the_player_it_skipped_is_spared() -> N
         ("action-out-of-turn", 10),
     ]
     assert [v.expected for v in result.violations] == ["seat 1", "seat 3", "seat 3"]
+
+
+def test_a_bet_the_betting_was_not_reopened_for_says_bets() -> None:
+    """R5.reopen: seat 1 checked; with no bet since, its bet out of turn is not a raise."""
+    result = play(
+        [
+            *blinds(),
+            call(3, "1.00"),
+            call(4, "1.00"),
+            call(1, "0.50"),
+            check(2),
+            board("2c3d4h"),
+            check(1),
+            check(3),  # seq 8: seat 2's turn
+            check(2),
+            bet(1, "2.00"),  # seq 10: seat 4's turn
+            fold(4),
+            fold(2),
+            fold(3),
+            uncalled(1, "2.00"),
+        ],
+        seats=4,
+    )
+    reopen = next(v for v in result.violations if v.code is Code.RAISE_NOT_REOPENED)
+    assert reopen.message == "bets 2.00 but the betting was not reopened to this player"
 
 
 def test_players_acting_out_of_turn_in_a_row_are_each_out_of_turn() -> None:

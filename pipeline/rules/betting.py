@@ -178,9 +178,8 @@ def _judge(run: Run, seq: int, action: Action, legal: Legal, i: int) -> int | No
             Code.RAISE_CAP_EXCEEDED: "the betting is capped",
             Code.UNCALLABLE_RAISE: "nobody left could call more; the excess comes back uncalled",
         }.get(code, "the betting was not reopened to this player")
-        run.flag(
-            code, f"raises to {run.money(to)} but {why}", seq=seq, seat=seat, actual=run.money(to)
-        )
+        what = f"bets {run.money(to - mine)}" if is_bet else f"raises to {run.money(to)}"
+        run.flag(code, f"{what} but {why}", seq=seq, seat=seat, actual=run.money(to))
         return to
     if state.is_limit:
         if to != legal.min_to and not (all_in and to < legal.min_to):
