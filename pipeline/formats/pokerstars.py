@@ -19,7 +19,7 @@ saved with one). A last line with no line end after it may be cut short: unless 
 whole beyond doubt, it is not read and its hand is ``partial`` (see
 :func:`~pipeline.formats.pokerstars_body.parse_hand`).
 
-Encoding, decided hand by hand (:class:`_Encoding`): UTF-8 with or without a byte-order
+Encoding, decided hand by hand (:func:`_decode_hand`): UTF-8 with or without a byte-order
 mark, or cp1252 (FPDB's fallback) for a hand that is not valid UTF-8 and whose bytes beyond
 ASCII are mostly not UTF-8. A hand of UTF-8 text with a stray byte that is not (a Latin-1
 chat line), or a byte cp1252 leaves undefined, is a ``bad-encoding`` reject naming the
@@ -153,14 +153,12 @@ def read_pokerstars(
             yield from read_pokerstars_stream(stream, name)
             return
         first_pass = _Reads(stream)
-        encoding = _Encoding()
 
         def again() -> Iterator[HandRecord | Reject]:
             stream.seek(0)  # the same bytes again, even if the file has grown meanwhile
-            limited = _Reads(stream, limit=first_pass.count)
-            return _parse_stream(limited, name, encoding.settled())
+            return _parse_stream(_Reads(stream, limit=first_pass.count), name)
 
-        yield from _one_tool(_parse_stream(first_pass, name, encoding), again, encoding)
+        yield from _one_tool(_parse_stream(first_pass, name), again)
 
 
 def read_pokerstars_stream(stream: Readable, source: str) -> Iterator[HandRecord | Reject]:
@@ -173,39 +171,27 @@ def read_pokerstars_stream(stream: Readable, source: str) -> Iterator[HandRecord
     disk), and read again from there, so memory does not grow with its size.
     """
     with tempfile.SpooledTemporaryFile(max_size=SPOOL_MEMORY_BYTES) as spool:
-        encoding = _Encoding()
 
         def again() -> Iterator[HandRecord | Reject]:
             spool.seek(0)  # every byte the first pass read, and nothing else
-            return _parse_stream(spool, source, encoding.settled())
+            return _parse_stream(spool, source)
 
-        first_pass = _parse_stream(_Copied(stream, spool), source, encoding)
-        yield from _one_tool(first_pass, again, encoding)
+        yield from _one_tool(_parse_stream(_Copied(stream, spool), source), again)
 
 
 def _one_tool(
     items: Iterator[HandRecord | Reject],
     again: Callable[[], Iterator[HandRecord | Reject]],
-    encoding: _Encoding,
 ) -> Iterator[HandRecord | Reject]:
     """Mark the hands of one input as one tool wrote them (see :func:`_one_tool_per_file`):
     up to :data:`BUFFERED_HANDS` of the first pass are held; past that, the first pass is
-    read through only to tell, and ``again()`` reads the input a second time to yield it.
-
-    The first pass also learns the file's encoding (see :class:`_Encoding`); when it read
-    a hand as cp1252 and UTF-8 text came later, that reading was wrong, and the input is
-    read again knowing the encoding (once more for a long one, to tell its tool again).
-    """
+    read through only to tell, and ``again()`` reads the input a second time to yield it."""
     first = list(itertools.islice(items, BUFFERED_HANDS + 1))
     if len(first) <= BUFFERED_HANDS:
-        if encoding.revised:
-            first = list(again())
         yield from _one_tool_per_file(first)
         return
     converted = _any_converted(first) or _any_converted(items)
     del first
-    if encoding.revised:
-        converted = _any_converted(again())
     yield from _marked(again(), converted)
 
 
@@ -246,12 +232,7 @@ def parse_pokerstars_bytes(data: bytes, source: str) -> Iterator[HandRecord | Re
     A file in UTF-16 (it starts with a UTF-16 byte-order mark) is one ``bad-encoding``
     reject.
     """
-    encoding = _Encoding()
-
-    def again() -> Iterator[HandRecord | Reject]:
-        return _parse_stream(io.BytesIO(data), source, encoding.settled())
-
-    yield from _one_tool(_parse_stream(io.BytesIO(data), source, encoding), again, encoding)
+    yield from _one_tool_per_file(_parse_stream(io.BytesIO(data), source))
 
 
 def parse_pokerstars(text: str, source: str) -> Iterator[HandRecord | Reject]:
@@ -370,16 +351,13 @@ def _located(record: HandRecord, source: str, line: int) -> HandRecord:
     return replace(record, source=source, line=line)
 
 
-def _parse_stream(
-    stream: Readable, source: str, encoding: _Encoding
-) -> Iterator[HandRecord | Reject]:
-    """Yield a hand or a reject (not yet vetted) for every hand of a binary stream;
-    ``encoding`` learns what the bytes say of the file's encoding as they are read."""
+def _parse_stream(stream: Readable, source: str) -> Iterator[HandRecord | Reject]:
+    """Yield a hand or a reject (not yet vetted) for every hand of a binary stream."""
     head = read_head(stream, _READ_BYTES)
     if is_utf16(head):
         yield utf16_reject(source, head)
         return
-    yield from _chunk_items(_chunks(_raw_lines(stream, head)), source, encoding)
+    yield from _chunk_items(_chunks(_raw_lines(stream, head)), source)
 
 
 def _raw_lines(stream: Readable, head: bytes = b"") -> Iterator[tuple[bytes, int]]:
@@ -442,7 +420,7 @@ def _chunks(lines: Iterable[tuple[bytes, int]]) -> Iterator[_Chunk]:
     """Split lines into chunks, each starting at a header line (the first maybe not).
 
     A byte-order mark at the start of any line (files joined, each saved with one) is
-    taken off. It does not decide the encoding (see :class:`_Encoding`): an old cp1252
+    taken off. It does not decide the encoding (see :func:`_decode_hand`): an old cp1252
     file saved again with one reads as before.
     """
     kept: list[bytes] = []
@@ -470,9 +448,7 @@ def _chunks(lines: Iterable[tuple[bytes, int]]) -> Iterator[_Chunk]:
         yield _Chunk(begin, number, kept, cut, dropped, open_line)
 
 
-def _chunk_items(
-    chunks: Iterable[_Chunk], source: str, encoding: _Encoding
-) -> Iterator[HandRecord | Reject]:
+def _chunk_items(chunks: Iterable[_Chunk], source: str) -> Iterator[HandRecord | Reject]:
     for chunk in chunks:
         begin, end, raw_lines = chunk.begin, chunk.end, chunk.lines
         if chunk.dropped:
@@ -485,7 +461,7 @@ def _chunk_items(
             yield Reject(source, begin, RejectCode.MALFORMED_HAND, message, first)
             continue
         data = b"\n".join(raw_lines)
-        text = encoding.decode(data, begin)
+        text = _decode_hand(data, begin)
         if isinstance(text, _Undecodable):
             yield _bad_encoding(text.message, raw_lines[0], begin, source)
             continue
@@ -496,66 +472,55 @@ def _chunk_items(
 
 @dataclass(frozen=True, slots=True)
 class _Undecodable:
-    """Bytes of a hand that are not valid in the file's encoding: what is wrong, where."""
+    """Bytes of a hand that cannot be decoded (see :func:`_decode_hand`): what, where."""
 
     message: str
 
 
 _UTF8_CHAR_RE = re.compile("[\u0080-\udc7f\udd00-\U0010ffff]")
+"""A character beyond ASCII that UTF-8 decoded (``surrogateescape`` turns each byte UTF-8
+refuses into one of U+DC80-U+DCFF, which this leaves out)."""
+_STRAY_RE = re.compile("[\udc80-\udcff]")
+"""A byte UTF-8 refused, as ``surrogateescape`` decodes it."""
 _END_OF_FILE = " \t\r\n\x00\x1a"
 """What may end a file after its last line end and is no line: blanks, a NUL, and the
 Ctrl-Z that joining files with Windows' ``copy a+b`` leaves."""
-_STRAY_RE = re.compile("[\udc80-\udcff]")
-"""A byte UTF-8 refused, as ``surrogateescape`` decodes it."""
-"""A character beyond ASCII that UTF-8 decoded (``surrogateescape`` turns each byte UTF-8
-refuses into one of U+DC80-U+DCFF, which this leaves out)."""
 
 
-@dataclass(slots=True)
-class _Encoding:
-    """How the bytes of each hand are decoded: hand by hand, on the hand's own bytes.
+def _decode_hand(data: bytes, begin: int) -> str | _Undecodable:
+    """Decode the bytes of one hand's lines (the first of them ``begin``), on its own bytes.
 
     A hand that is valid UTF-8 is UTF-8. One that is not is cp1252 text (FPDB's fallback)
     when its bytes beyond ASCII are mostly not UTF-8 sequences (cp1252's accented letters
     and € stand alone between ASCII bytes and only by rare chance form a UTF-8 sequence),
-    and a ``bad-encoding`` reject when they are mostly UTF-8: UTF-8 text with a stray
-    Latin-1 byte (a chat line), which read as cp1252 would garble its UTF-8 names. So
-    files joined from both encodings read whole, and a chance UTF-8 sequence in a chat line
-    of a cp1252 file changes nothing. A byte-order mark does not count. The interface
-    (:meth:`settled`, :attr:`revised`) lets a caller read the input again, which a
-    decision hand by hand never needs.
+    and :class:`_Undecodable` (a ``bad-encoding`` reject) when they are mostly UTF-8: UTF-8
+    text with a stray Latin-1 byte (a chat line), which read as cp1252 would garble its
+    UTF-8 names. So files joined from both encodings read whole, and a chance UTF-8
+    sequence in a chat line of a cp1252 file changes nothing. A byte-order mark does not
+    count.
     """
-
-    revised: bool = False  # never: no hand's decoding depends on another's
-
-    def settled(self) -> _Encoding:
-        """Return the encoding for a second pass (the same: nothing is learnt)."""
-        return self
-
-    def decode(self, data: bytes, begin: int) -> str | _Undecodable:
-        """Decode the bytes of one hand's lines, the first of them ``begin``."""
-        try:
-            return data.decode("utf-8")
-        except UnicodeDecodeError as bad:
-            first = bad.start
-        escaped = data.decode("utf-8", "surrogateescape")
-        utf8 = len(_UTF8_CHAR_RE.findall(escaped))  # characters UTF-8 decoded
-        stray = len(_STRAY_RE.findall(escaped))  # bytes UTF-8 refused, one each
-        line = begin + data.count(b"\n", 0, first)
-        if utf8 >= stray:
-            bytes_ = "byte" if stray == 1 else "bytes"
-            return _Undecodable(
-                f"line {line}: byte 0x{data[first]:02X} is not UTF-8, in a hand of UTF-8 "
-                f"text ({utf8} UTF-8 characters, {stray} stray {bytes_});"
-                " the hand is not read in another encoding, which would garble it"
-            )
-        try:
-            return data.decode("cp1252")
-        except UnicodeDecodeError as undefined:
-            line = begin + data.count(b"\n", 0, undefined.start)
-            return _Undecodable(
-                f"line {line}: byte 0x{data[undefined.start]:02X} is neither UTF-8 nor cp1252"
-            )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as bad:
+        first = bad.start
+    escaped = data.decode("utf-8", "surrogateescape")
+    utf8 = len(_UTF8_CHAR_RE.findall(escaped))  # characters UTF-8 decoded
+    stray = len(_STRAY_RE.findall(escaped))  # bytes UTF-8 refused, one each
+    line = begin + data.count(b"\n", 0, first)
+    if utf8 >= stray:
+        bytes_ = "byte" if stray == 1 else "bytes"
+        return _Undecodable(
+            f"line {line}: byte 0x{data[first]:02X} is not UTF-8, in a hand of UTF-8 "
+            f"text ({utf8} UTF-8 characters, {stray} stray {bytes_});"
+            " the hand is not read in another encoding, which would garble it"
+        )
+    try:
+        return data.decode("cp1252")
+    except UnicodeDecodeError as undefined:
+        line = begin + data.count(b"\n", 0, undefined.start)
+        return _Undecodable(
+            f"line {line}: byte 0x{data[undefined.start]:02X} is neither UTF-8 nor cp1252"
+        )
 
 
 def _bad_encoding(message: str, first: bytes, line: int, source: str) -> Reject:

@@ -23,7 +23,7 @@ from pipeline.formats.jsonl import decode_line, iter_lines
 from pipeline.formats.pokerstars import (
     _Chunk,
     _chunks,
-    _Encoding,
+    _decode_hand,
     _raw_lines,
     _Undecodable,
 )
@@ -96,8 +96,7 @@ def _block(path: Path, first: int, fmt: str) -> Iterator[tuple[int, str]]:
 
 def _pokerstars_block(path: Path, first: int) -> Iterator[tuple[int, str]]:
     """Yield the lines of the PokerStars hand at line ``first``, decoded as the reader
-    decodes it (:class:`~pipeline.formats.pokerstars._Encoding`)."""
-    encoding = _Encoding()
+    decodes it (:func:`~pipeline.formats.pokerstars._decode_hand`)."""
     wanted: _Chunk | None = None
     with path.open("rb") as stream:
         for chunk in _chunks(_raw_lines(stream)):
@@ -106,7 +105,7 @@ def _pokerstars_block(path: Path, first: int) -> Iterator[tuple[int, str]]:
                 break
     if wanted is None or wanted.dropped:
         return
-    text = encoding.settled().decode(b"\n".join(wanted.lines), wanted.begin)
+    text = _decode_hand(b"\n".join(wanted.lines), wanted.begin)
     if isinstance(text, _Undecodable):
         return  # the reader rejected this hand: bad-encoding
     for number, line in enumerate(text.split("\n"), start=wanted.begin):
