@@ -104,6 +104,7 @@ SELECT h.cards, x.boards[1]
 FROM hole h JOIN hands x ON x.site = h.site AND x.hand_id = h.hand_id
 WHERE h.known AND h.players = x.n_players AND x.status <> 'void'
   AND len(x.boards) > 0 AND length(x.boards[1]) >= 2
+ORDER BY x.site, x.hand_id  -- the sums of floats, and so the report, the same every time
 """
 
 
