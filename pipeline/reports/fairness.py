@@ -67,7 +67,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import duckdb
 
@@ -480,22 +480,7 @@ def fairness_of_counts(
     adjusted = holm([tests[i].p_value or 0.0 for i in meaningful])
     done = list(tests)
     for i, p in zip(meaningful, adjusted, strict=True):
-        t = tests[i]
-        done[i] = ChiSquare(
-            sample=t.sample,
-            kind=t.kind,
-            position=t.position,
-            name=t.name,
-            n=t.n,
-            needed=t.needed,
-            observed=t.observed,
-            df=t.df,
-            correction=t.correction,
-            statistic=t.statistic,
-            p_value=t.p_value,
-            p_holm=p,
-            result=FAIL if p < alpha else PASS,
-        )
+        done[i] = replace(tests[i], p_holm=p, result=FAIL if p < alpha else PASS)
     if any(t.result == FAIL for t in done):
         verdict = VERDICT_BIASED.format(alpha=100 * alpha)
     elif not any(t.kind == "cards" and t.p_value is not None for t in done):
