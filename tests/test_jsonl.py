@@ -253,6 +253,16 @@ def test_an_over_long_line_is_rejected_without_stopping(tmp_path: Path) -> None:
     assert len(reject.excerpt) <= 160
 
 
+def test_a_byte_order_mark_does_not_count_toward_the_line_limit() -> None:
+    line = _line(GOOD)
+    data = b"\xef\xbb\xbf" + line + b"\n" + line + b"\n"
+    items = list(read_jsonl_stream(io.BytesIO(data), "mem", max_line_bytes=len(line)))
+    assert [(type(i).__name__, getattr(i, "line", None)) for i in items] == [
+        ("HandRecord", 1),
+        ("HandRecord", 2),
+    ]
+
+
 def test_underscore_fields_are_kept_and_written_back() -> None:
     injected = {**GOOD, "_injected": {"code": "call-wrong-amount", "seq": 3}, "_note": "hi"}
     [hand] = _items(_line(injected))

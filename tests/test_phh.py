@@ -472,6 +472,8 @@ def test_an_oversized_line_is_skipped() -> None:
     items = list(read_phh_stream(io.BytesIO(data), "big.phh"))
     assert [type(i).__name__ for i in items] == ["Reject", "HandRecord"]
     assert isinstance(items[0], Reject) and items[0].code is RejectCode.LINE_TOO_LONG
+    assert f"line of {MAX_HAND_BYTES + 13} bytes" in items[0].message
+    assert items[0].excerpt.startswith("# xxx") and len(items[0].excerpt) <= 160
 
 
 # ---------------------------------------------------------------------------- items of review

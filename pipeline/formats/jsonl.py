@@ -48,7 +48,7 @@ from pipeline.formats.jsonl_wire import (
     TournamentW,
     UncalledW,
 )
-from pipeline.formats.limits import MAX_LINE_BYTES, NOT_UTF8_HINT, is_utf16, utf16_reject, vet
+from pipeline.formats.limits import MAX_LINE_BYTES, NOT_UTF8_HINT, read_lines, vet
 from pipeline.model import (
     Action,
     ActionType,
@@ -80,8 +80,6 @@ __all__ = [
 
 
 EXCERPT_CHARS = 160
-_SKIP_BYTES = 1 << 20
-_BOM = b"\xef\xbb\xbf"
 _CARDS_RE = re.compile(r"(?:(?:[2-9TJQKA][cdhs]|\?\?)(?: ?(?:[2-9TJQKA][cdhs]|\?\?))*)?")
 _CARD = {
     text: parse_card(text) for text in ["??", *(r + s for r in "23456789TJQKA" for s in "cdhs")]
@@ -508,34 +506,11 @@ def iter_lines(
     ``bad-encoding`` reject (its bytes are read to the end, and nothing else).
     """
     limit = MAX_LINE_BYTES if max_line_bytes is None else max_line_bytes
-    number = 0
-    while True:
-        raw = stream.readline(limit + 1)
-        if not raw:
-            return
-        number += 1
-        if number == 1 and is_utf16(raw):
-            yield utf16_reject(source, raw)
-            while stream.readline(_SKIP_BYTES):
-                pass
-            return
-        if number == 1 and raw.startswith(_BOM):
-            raw = raw[len(_BOM) :]
-        if len(raw) > limit and not raw.endswith(b"\n"):
-            head, size = raw[:EXCERPT_CHARS], len(raw)
-            del raw  # the rest is read a little at a time and dropped
-            while piece := stream.readline(_SKIP_BYTES):
-                size += len(piece)
-                if piece.endswith(b"\n"):
-                    break
-            yield Reject(
-                source,
-                number,
-                RejectCode.LINE_TOO_LONG,
-                f"line of {size} bytes is longer than the limit of {limit}",
-                _excerpt(head),
-            )
+    for item in read_lines(stream, source, limit):
+        if isinstance(item, Reject):
+            yield item
             continue
+        number, raw = item
         body = raw.strip()
         if body:
             yield number, body, raw.endswith(b"\n")

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import Protocol
+from typing import IO, Protocol
 
 import msgspec
 
@@ -44,6 +44,7 @@ __all__ = [
     "clean_text",
     "is_utf16",
     "read_head",
+    "read_lines",
     "utf16_reject",
     "vet",
 ]
@@ -103,6 +104,60 @@ def clean_text(text: str) -> str:
     ('ok', '\\ufffd!')
     """
     return _SURROGATE_RE.sub("\ufffd", text) if _SURROGATE_RE.search(text) else text
+
+
+_SKIP_BYTES = 1 << 20
+"""How much of an over-long line is read at a time while it is skipped."""
+_UTF8_BOM = b"\xef\xbb\xbf"
+_EXCERPT_CHARS = 160
+
+
+def read_lines(stream: IO[bytes], source: str, limit: int) -> Iterator[tuple[int, bytes] | Reject]:
+    """Yield ``(line number, line)`` for every line of a binary stream, newline kept.
+
+    The line readers' common part, with memory bounded by ``limit`` whatever the stream
+    holds: a line longer than ``limit`` bytes is a ``line-too-long`` reject (its size and
+    first characters), skipped in small reads. A UTF-8 byte-order mark at the start is
+    dropped; a UTF-16 one makes the whole stream one ``bad-encoding`` reject (its bytes
+    are read to the end, and nothing else).
+
+    >>> import io
+    >>> lines = list(read_lines(io.BytesIO(b"\\xef\\xbb\\xbfabc\\nbcdef\\n\\nc"), "f", 3))
+    >>> lines[0], lines[1].message, lines[2:]
+    ((1, b'abc\\n'), 'line of 6 bytes is longer than the limit of 3', [(3, b'\\n'), (4, b'c')])
+    """
+    number = 0
+    while True:
+        raw = stream.readline(limit + 1)
+        if not raw:
+            return
+        number += 1
+        if number == 1:
+            if is_utf16(raw):
+                yield utf16_reject(source, raw)
+                while stream.readline(_SKIP_BYTES):
+                    pass
+                return
+            if raw.startswith(_UTF8_BOM):  # the mark does not count toward the limit
+                raw = raw[len(_UTF8_BOM) :]
+                if len(raw) == limit + 1 - len(_UTF8_BOM) and not raw.endswith(b"\n"):
+                    raw += stream.readline(len(_UTF8_BOM))
+        if len(raw) > limit and not raw.endswith(b"\n"):
+            head, size = raw[: _EXCERPT_CHARS * 4], len(raw)
+            del raw  # the rest is read a little at a time and dropped
+            while piece := stream.readline(_SKIP_BYTES):
+                size += len(piece)
+                if piece.endswith(b"\n"):
+                    break
+            yield Reject(
+                clean_text(source),
+                number,
+                RejectCode.LINE_TOO_LONG,
+                f"line of {size} bytes is longer than the limit of {limit}",
+                head.decode("utf-8", "replace")[:_EXCERPT_CHARS],
+            )
+            continue
+        yield number, raw
 
 
 def read_head(stream: Readable, size: int) -> bytes:

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
-from pipeline.formats.limits import is_utf16, utf16_reject, vet
+from pipeline.formats.limits import read_lines, vet
 from pipeline.formats.phh import _excerpt, decode_hand
 from pipeline.formats.phh_track import _BOM, _HEADER_RE, _SNIFF_RE, MAX_HAND_BYTES
 from pipeline.model import HandRecord
@@ -92,25 +92,12 @@ def _hands(lines: Iterator[tuple[int, str] | Reject], source: str) -> Iterator[H
 
 
 def _stream_lines(stream: IO[bytes], source: str) -> Iterator[tuple[int, str] | Reject]:
-    number = 0
-    while True:
-        raw = stream.readline(MAX_HAND_BYTES + 1)
-        if not raw:
-            return
-        number += 1
-        if number == 1 and is_utf16(raw):
-            yield utf16_reject(source, raw)
-            while stream.readline(MAX_HAND_BYTES):
-                pass
-            return
-        if len(raw) > MAX_HAND_BYTES and not raw.endswith(b"\n"):
-            while raw and not raw.endswith(b"\n"):
-                raw = stream.readline(MAX_HAND_BYTES)
-            message = f"a line longer than the limit of {MAX_HAND_BYTES} bytes"
-            yield Reject(source, number, RejectCode.LINE_TOO_LONG, message)
-            continue
-        text = raw.decode("utf-8", "surrogateescape")
-        yield number, text.removeprefix(_BOM) if number == 1 else text
+    for item in read_lines(stream, source, MAX_HAND_BYTES):
+        yield (
+            item
+            if isinstance(item, Reject)
+            else (item[0], item[1].decode("utf-8", "surrogateescape"))
+        )
 
 
 def read_phh_stream(stream: IO[bytes], source: str) -> Iterator[HandRecord | Reject]:
