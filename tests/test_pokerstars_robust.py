@@ -394,6 +394,52 @@ def test_a_whole_hand_whose_last_line_has_no_line_end_stays_complete(tmp_path: P
     assert hand == with_end
 
 
+SEAT_3_SUMMARY = (
+    b"Seat 3: Mr NoNo! Srb (big blind) showed [Qc 8c Ah Ad] and lost with a straight, "
+    b"Eight to Queen"
+)
+
+
+@pytest.mark.parametrize(
+    ("last", "missing"),
+    [
+        (b"Total pot $20.70 | Rake $1", "1, 2, 3, 4, 5, 6"),
+        (b"Board [Jc Tc 4d 2s 9h]", "1, 2, 3, 4, 5, 6"),
+        (SEAT_3_SUMMARY, "4, 5, 6"),
+        (
+            b"Seat 5: DaddyCa$h showed [Kd Qd 5s 5h] and won ($19.70) with a straight, Nine to "
+            b"King",
+            "6",
+        ),
+    ],
+)
+@pytest.mark.parametrize("end", [b"\n", b"\r\n", b"\n\x1a"])
+def test_a_summary_the_file_ends_in_must_list_every_seat_that_played(
+    last: bytes, missing: str, end: bytes, tmp_path: Path
+) -> None:
+    # cut exactly at a line end: every line read is whole, but the hand may not be
+    path = tmp_path / "cut.txt"
+    path.write_bytes(_zoom_cut_after(last).replace(b"\n", end.rstrip(b"\x1a")) + end)
+    (hand,) = [item for item in read_pokerstars(path) if isinstance(item, HandRecord)]
+    (whole,) = read_pokerstars(FIXTURES / "zoom.txt", source=str(path))
+    assert isinstance(whole, HandRecord) and hand.partial and not whole.partial
+    reason = dict(hand.extras)["_partial_reason"].decode()
+    assert f"no line for seat {missing} though it took part" in reason
+    assert hand.actions == whole.actions  # the money read is the same: only the status
+    (from_text,) = parse_pokerstars(path.read_bytes().decode(), str(path))
+    assert from_text == hand
+
+
+def test_a_summary_followed_by_a_blank_line_or_another_hand_is_not_cut(tmp_path: Path) -> None:
+    # seats left out of a summary the hand's log closed are the log's (read as not dealt)
+    short = _zoom_cut_after(SEAT_3_SUMMARY) + b"\n"
+    path = tmp_path / "short.txt"
+    for data in (short + b"\n", short + b"\n\n" + ZOOM):
+        path.write_bytes(data)
+        first = next(iter(read_pokerstars(path)))
+        assert isinstance(first, HandRecord) and not first.partial
+
+
 @pytest.mark.parametrize("tail", [b"\x1a", b"\x00", b"\x1a\r\n"])
 def test_a_ctrl_z_or_nul_after_the_last_line_end_is_no_line(tail: bytes, tmp_path: Path) -> None:
     # Windows' "copy a+b" ends a joined file with Ctrl-Z: the hand before it is whole

@@ -42,6 +42,7 @@ import io
 import itertools
 import re
 import tempfile
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -242,9 +243,34 @@ def parse_pokerstars(text: str, source: str) -> Iterator[HandRecord | Reject]:
         (number, line.lstrip("\ufeff").rstrip()) for number, line in enumerate(lines, start=1)
     ]
     open_line = len(numbered) if numbered[-1][1].strip(_END_OF_FILE) else None
+    file_end = _file_end([text for _, text in numbered[-8:]], len(numbered))
     yield from _one_tool_per_file(
-        _parse_block(block, source, open_line=open_line) for block in _blocks(numbered)
+        _parse_block(block, source, open_line=open_line, file_end=file_end)
+        for block in _blocks(numbered)
     )
+
+
+def _file_end(tail: Sequence[str], count: int) -> int | None:
+    """Return the number of the file's last line of text when no blank line follows it.
+
+    ``tail`` is the text of the file's last lines (after the last line end, maybe empty)
+    and ``count`` how many lines the file has. A Ctrl-Z or NUL after the text is no line.
+    A hand that runs to this line may have been cut at a line end (see
+    :func:`~pipeline.formats.pokerstars_body.parse_hand`).
+    """
+    pieces = list(tail)
+    number = count
+    if pieces and not pieces[-1]:  # the file ends with a line end: nothing after it
+        pieces.pop()
+        number -= 1
+    while pieces:
+        text = pieces.pop()
+        if text.strip(_END_OF_FILE):
+            return number
+        if not text.strip():
+            return None  # a blank line: the hand before it ended there
+        number -= 1
+    return None
 
 
 def _one_tool_per_file(items: Iterable[HandRecord | Reject]) -> Iterator[HandRecord | Reject]:
@@ -292,10 +318,12 @@ def _parse_block(
     source: str,
     cut: dict[int, int] | None = None,
     open_line: int | None = None,
+    file_end: int | None = None,
 ) -> HandRecord | Reject:
     """Read one block of lines into a hand or a reject; ``cut`` has the true length of
     lines cut short, ``open_line`` is the number of the file's last line when no line end
-    follows it (see :func:`~pipeline.formats.pokerstars_body.parse_hand`)."""
+    follows it, ``file_end`` that of its last line of text when no blank line follows it
+    (see :func:`~pipeline.formats.pokerstars_body.parse_hand`)."""
     first_line, first_text = block[0]
     if not is_header_line(first_text):
         return Reject(
@@ -313,7 +341,7 @@ def _parse_block(
         code, message, excerpt = hostile
         return Reject(source, first_line, code, message, excerpt, hand_id=hand_id)
     try:
-        record, _signs = parse_hand(block, open_line=open_line)
+        record, _signs = parse_hand(block, open_line=open_line, file_end=file_end)
     except HandError as error:
         excerpt = next((text for number, text in block if number == error.line), first_text)
         return Reject(
@@ -414,6 +442,7 @@ class _Chunk:
     cut: dict[int, int]  # the true length of lines cut short
     dropped: bool  # lines were dropped: the chunk outgrew MAX_CHUNK_BYTES
     open_line: int | None = None  # the file's last line, when no line end follows it
+    file_end: int | None = None  # its last line of text, when no blank line follows it
 
 
 def _chunks(lines: Iterable[tuple[bytes, int]]) -> Iterator[_Chunk]:
@@ -427,8 +456,10 @@ def _chunks(lines: Iterable[tuple[bytes, int]]) -> Iterator[_Chunk]:
     cut: dict[int, int] = {}
     begin, size, dropped = 1, 0, False
     number, line = 0, b""
+    tail: deque[bytes] = deque(maxlen=8)  # the last lines, for _file_end
     for number, (raw, length) in enumerate(lines, start=1):
         line = raw
+        tail.append(raw)
         while line.startswith(_BOM):  # a file saved twice may have two
             line = line[len(_BOM) :]
         if number > begin and _BYTES_HEADER_RE.match(line):
@@ -445,7 +476,8 @@ def _chunks(lines: Iterable[tuple[bytes, int]]) -> Iterator[_Chunk]:
         # the last line read is the text after the last line end: a line only when the
         # file does not end with a line end (then maybe cut short, see parse_hand)
         open_line = number if line.strip(_END_OF_FILE.encode()) else None
-        yield _Chunk(begin, number, kept, cut, dropped, open_line)
+        file_end = _file_end([piece.decode("latin-1") for piece in tail], number)
+        yield _Chunk(begin, number, kept, cut, dropped, open_line, file_end)
 
 
 def _chunk_items(chunks: Iterable[_Chunk], source: str) -> Iterator[HandRecord | Reject]:
@@ -467,7 +499,7 @@ def _chunk_items(chunks: Iterable[_Chunk], source: str) -> Iterator[HandRecord |
             continue
         lines = [(begin + k, line.rstrip()) for k, line in enumerate(text.split("\n"))]
         for block in _blocks(lines):
-            yield _parse_block(block, source, chunk.cut, chunk.open_line)
+            yield _parse_block(block, source, chunk.cut, chunk.open_line, chunk.file_end)
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,7 +28,9 @@ What the record holds, and what it never invents:
   $0.04 to $0`` for ``… to $0.06``, ``Total pot $0``): it is dropped and the hand is
   ``partial``, unless it is the closed summary line of the last seat (then the hand is
   whole; a hand run more than once, or a summary listing its seats out of order as Run It
-  Once does, cannot tell, and is ``partial``).
+  Once does, cannot tell, and is ``partial``). A hand the file ends in, with no blank
+  line after it, may also be cut at a line end: its summary must have a line for every
+  seat that took part (PokerStars lists every seat), or the hand is ``partial``.
 - ``raises X to Y`` is checked: PokerStars writes X as the raise over the street's bet and
   Y as the new total, so Y - X must be that bet; when they disagree neither is picked and
   the hand is a ``bad-amount`` reject quoting the line (the clones only need X <= Y).
@@ -659,7 +661,7 @@ def _rescale(action: Action, div: int) -> Action:
 
 
 def parse_hand(
-    lines: Sequence[Line], *, open_line: int | None = None
+    lines: Sequence[Line], *, open_line: int | None = None, file_end: int | None = None
 ) -> tuple[HandRecord, list[str]]:
     """Parse one hand's lines (the first is its header) into a record.
 
@@ -668,7 +670,11 @@ def parse_hand(
     of the file's last line when no line end follows it: that line may be cut short
     (``raises $0.04 to $0`` for ``… to $0.06``), so unless it is whole beyond doubt (see
     :func:`~pipeline.formats.pokerstars_summary.is_whole_last_line`) it is not read and
-    the hand is ``partial``. A partial hand says why in its ``_partial_reason`` extra.
+    the hand is ``partial``. ``file_end`` is the number of the file's last line of text
+    when no blank line follows it: a hand that runs to it may have been cut at a line end,
+    so its summary must list every seat that took part (a PokerStars summary lists every
+    seat), or the hand is ``partial``. A partial hand says why in its ``_partial_reason``
+    extra.
     """
     header_line, header_text = lines[0]
     money = MoneyReader()
@@ -716,6 +722,8 @@ def parse_hand(
             break
     check_summary(state, lines)
     partial = cut or not _complete(state)
+    if not partial and file_end is not None and lines[-1][0] >= file_end:
+        partial = _summary_cut(state, file_end)
     if partial and state.partial_reason is None and not state.cancelled:
         state.partial_reason = _why_unfinished(state, lines[-1][0])
     if table.play_money:
@@ -733,6 +741,22 @@ def _why_unfinished(state: _State, last: int) -> str:
         "stops there (the file ends, or a blank line or the next hand's header follows: a "
         "blank line ends a PokerStars hand)"
     )
+
+
+def _summary_cut(state: _State, last: int) -> bool:
+    """Tell whether a summary the file ends in leaves out a seat that took part (then
+    the file may have been cut at a line end, and the hand is partial: say why)."""
+    if state.cancelled or not state.in_summary:
+        return False
+    missing = sorted(state.acting - state.summary_seats)
+    if not missing:
+        return False
+    seats = ", ".join(str(seat) for seat in missing)
+    state.partial_reason = (
+        f"the file ends at line {last}, in the summary, which has no line for seat {seats} "
+        "though it took part (a summary lists every seat): the file may be cut short there"
+    )
+    return True
 
 
 def _complete(state: _State) -> bool:
