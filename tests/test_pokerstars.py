@@ -156,6 +156,17 @@ def test_every_hand_of_a_corpus_file_becomes_a_record(path: Path) -> None:
     assert looks_like_pokerstars(data[:8192])
 
 
+@pytest.mark.parametrize("path", _file_params())
+def test_a_corpus_file_reads_the_same_without_its_last_line_end(path: Path, tmp_path: Path) -> None:
+    """A whole last hand stays whole when the file does not end with a line end (its last
+    line is a closed summary line after every seat's; Run It Once lists them out of order)."""
+    body = path.read_bytes().rstrip(b"\r\n")
+    ended, open_ = tmp_path / "ended.txt", tmp_path / "open.txt"
+    ended.write_bytes(body + b"\n")
+    open_.write_bytes(body)
+    assert list(read_pokerstars(open_, source="f")) == list(read_pokerstars(ended, source="f"))
+
+
 @pytest.mark.parametrize(("path", "index"), _hand_params())
 def test_a_complete_corpus_hand_settles_with_no_error(path: Path, index: int) -> None:
     """Replay and settlement agree with the log to the cent (RULES.md §8, §9)."""

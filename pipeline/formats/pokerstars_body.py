@@ -26,11 +26,11 @@ What the record holds, and what it never invents:
   are not a new hand are text outside any hand, a reject of their own. The
   file's last line, when no line end follows it, may be cut and still parse (``raises
   $0.04 to $0`` for ``… to $0.06``, ``Total pot $0``): it is dropped and the hand is
-  ``partial``, unless it is the closed summary line of the last seat (then the hand is
-  whole; a hand run more than once, or a summary listing its seats out of order as Run It
-  Once does, cannot tell, and is ``partial``). A hand the file ends in, with no blank
-  line after it, may also be cut at a line end: its summary must have a line for every
-  seat that took part (PokerStars lists every seat), or the hand is ``partial``.
+  ``partial``, unless it is a closed summary seat line after which no seat that took part
+  lacks its line (then the hand is whole; a hand run more than once needs a result for
+  every board on it). A hand the file ends in, with no blank line after it, may also be
+  cut at a line end: its summary must have a line for every seat that took part
+  (PokerStars lists every seat; Run It Once, out of order), or the hand is ``partial``.
 - ``raises X to Y`` is checked: PokerStars writes X as the raise over the street's bet and
   Y as the new total, so Y - X must be that bet; when they disagree neither is picked and
   the hand is a ``bad-amount`` reject quoting the line (the clones only need X <= Y).

@@ -147,8 +147,8 @@ def summary_collections(state: _State) -> list[Collection]:
 def is_whole_last_line(state: _State, text: str) -> bool:
     """Tell whether a last line with no line end after it is whole beyond doubt.
 
-    Only a summary seat line can tell: the one of the last seat dealt in (the summary
-    lists the seats in order, so no other seat line is missing after it), whose every
+    Only a summary seat line can tell: one after which no seat that took part is left
+    without its line (the summary lists every seat; Run It Once, out of order), whose every
     amount and card group is closed (``collected ($0.31)``, ``showed [..] and won ($0.39)
     …``) and after which nothing the record reads can follow (a hand description only). A
     hand run more than once is so when the line has a result for every board; a bare
@@ -162,8 +162,8 @@ def is_whole_last_line(state: _State, text: str) -> bool:
     info = next((s for s in state.seats if s.seat == seat), None)
     if info is None or not match.group("rest").startswith(info.name):
         return False
-    if seat != max(s.seat for s in state.seats if not s.out or s.seat == seat):
-        return False
+    if state.acting - state.summary_seats - {seat}:
+        return False  # a seat that played has no line yet: one may follow this one
     rest = _POSITION_RE.sub("", match.group("rest")[len(info.name) :]).strip()
     if _CLOSED_SEAT_END_RE.fullmatch(rest):
         return True
