@@ -271,3 +271,59 @@ def test_hands_without_a_big_blind_have_no_bb_per_100(tmp_path: Path) -> None:
     rows = _stats(tmp_path, ante_only, _hand("BLINDS", _HEADS_UP))
     ann = rows[("Ann", "USD")]
     assert (ann["hands"], ann["net_won"], ann["bb_per_100"]) == (2, "2.00", 100.0)
+
+
+def test_stakes_group_by_value_whatever_the_unit_it_was_written_in(tmp_path: Path) -> None:
+    whole = [post(1, "small", "1"), post(2, "big", "2"), raise_to(1, "6"), fold(2)]
+    whole.append(uncalled(1, "4"))
+    units = {"small_blind": "1", "big_blind": "2"}
+    hands = [
+        _hand(f"U{k}", whole, stacks=["100", "100"], game={**units, "unit": unit})
+        for k, unit in enumerate(("1", "0.1", "0.01", "0.001"))
+    ]
+    chips = {**units, "currency": "CHIPS"}
+    hands += [
+        _hand(f"C{k}", whole, stacks=["100", "100"], game={**chips, "unit": unit})
+        for k, unit in enumerate(("1", "0.01"))
+    ]
+    rows = _stats(tmp_path, *hands, player="Ann", by=("stakes",))
+    assert {key: (row["stakes"], row["hands"]) for key, row in rows.items()} == {
+        ("Ann", "USD"): ("2.00", 4),
+        ("Ann", "CHIPS"): ("2", 2),
+    }
+    filtered = player_stats(tmp_path / "lake", StatsFilter(player="Ann", stakes="2"))
+    assert [(row[1], row[2]) for row in filtered.rows] == [("USD", 4), ("CHIPS", 2)]
+
+
+def test_hi_lo_pot_kinds_count_hi_lo_games_only(tmp_path: Path) -> None:
+    heads_up = [*_HEADS_UP[:2], call(1, "0.50"), check(2), board("2c3d4h"), check(2), check(1)]
+    heads_up += [board("9s"), check(2), check(1), board("Kd"), check(2), check(1)]
+    heads_up += [show(2, "AsAhQcJd"), show(1, "5c6c7h8h")]
+    high = _hand("HIGH", heads_up)
+    hilo = _hand("HILO", heads_up, game={"variant": "omaha-hilo"})
+    rows = _stats(tmp_path, high, hilo)
+    ann, bob = rows[("Ann", "USD")], rows[("Bob", "USD")]
+    kinds = ("pots_won", "scoops", "high_only", "low_only", "quartered")
+    # Ann's six-high straight wins the high of both games, and her 6-5-4-3-2 the low; Bob's
+    # two aces make no low (it takes two hole cards of different ranks): she scoops both
+    assert [ann[k] for k in kinds] == [1, 1, 0, 0, 0]
+    assert [bob[k] for k in kinds] == [0, 0, 0, 0, 0]
+    seats = run_query(
+        tmp_path / "lake", "SELECT sum(pots_won), sum(scoops) FROM seats WHERE player = 'Ann'"
+    )
+    assert seats.rows == [(2, 2)]  # the seats table counts the pots of every game
+
+
+def test_a_player_seated_twice_is_left_out_of_that_hands_statistics(tmp_path: Path) -> None:
+    three = ["100.00", "100.00", "100.00"]
+    actions = [post(1, "small", "0.50"), post(2, "big", "1.00"), fold(3), fold(1)]
+    actions.append(uncalled(2, "0.50"))
+    twice = _hand("TWICE", actions, stacks=three)
+    seats = twice["seats"]
+    assert isinstance(seats, list)
+    seats[2]["player"] = "Ann"  # Ann in seats 1 and 3
+    rows = _stats(tmp_path, twice, _hand("OK", _HEADS_UP))
+    assert rows[("Ann", "USD")]["hands"] == 1  # the other hand only
+    assert (rows[("Ann", "USD")]["vpip_opp"], rows[("Bob", "USD")]["hands"]) == (1, 2)
+    view = run_query(tmp_path / "lake", "SELECT hands FROM player_stats WHERE player = 'Ann'")
+    assert view.rows == [(1,)]

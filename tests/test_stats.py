@@ -228,3 +228,14 @@ def test_fold_to_three_bet_is_the_first_raisers_answer_only() -> None:
     stats = _stats(play(hand, seats=6))
     assert (stats[5].fold_to_three_bet_opp, stats[5].fold_to_three_bet) == (True, False)
     assert not stats[6].fold_to_three_bet_opp
+
+
+def test_a_flop_bet_the_log_calls_a_raise_is_a_c_bet_as_the_rules_apply_it() -> None:
+    hand = [*_blinds(), fold(3), fold(4), fold(5), raise_to(6, "3.00"), fold(1), call(2, "2.00")]
+    hand += [board("Kh9s4d"), check(2), raise_to(6, "4.00"), fold(2), uncalled(6, "4.00")]
+    judged = play(hand, seats=6)
+    assert [v.code.value for v in judged.violations] == ["raise-without-bet"]
+    stats = dict(zip(judged.seats, seat_stats(judged, positions(6)), strict=True))
+    assert (stats[6].cbet_flop_opp, stats[6].cbet_flop) == (True, True)
+    assert (stats[2].fold_to_cbet_flop_opp, stats[2].fold_to_cbet_flop) == (True, True)
+    assert stats[6].postflop_aggressive == 1

@@ -90,5 +90,10 @@ LEFT JOIN (  -- seats paid from a pot two or more players contested to the end
     SELECT DISTINCT a.site, a.hand_id, a.seat FROM awards a
     JOIN pots p USING (site, hand_id, pot_index) WHERE len(p.eligible_seats) > 1
 ) sd ON sd.site = s.site AND sd.hand_id = s.hand_id AND sd.seat = s.seat
-WHERE h.status IN ('ok', 'violations')
+LEFT JOIN (  -- a player dealt into two seats of one hand: left out of that hand
+    SELECT site, hand_id, player FROM seats
+    SEMI JOIN (SELECT site, hand_id FROM violations WHERE code = 'duplicate-player')
+    USING (site, hand_id) GROUP BY site, hand_id, player HAVING count(*) > 1
+) twice ON twice.site = s.site AND twice.hand_id = s.hand_id AND twice.player = s.player
+WHERE h.status IN ('ok', 'violations') AND twice.player IS NULL
 GROUP BY ALL;

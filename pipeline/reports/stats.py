@@ -3,12 +3,13 @@
 Each statistic is ``done / opportunities`` over the hands selected, reported with both
 counts. Only hands the rules replayed to the end and settled count (statuses ``ok`` and
 ``violations``): a void hand was cancelled, and the money and actions of an ``invalid`` or
-``partial`` hand are not whole. Money is never added across currencies: rows are always
-grouped by currency, with tournament chips apart from cash (a tournament hand whose
+``partial`` hand are not whole; a player dealt into two seats of one hand
+(``duplicate-player``) is left out of that hand's. Money is never added across currencies:
+rows are always grouped by currency, with tournament chips apart from cash (a tournament hand whose
 currency is not ``CHIPS`` is grouped as ``<currency> tournament``). Amounts of different
 scales in one group (a site writing some hands in cents, some in tenths of a cent) are
-added at the finest of them, exactly; stakes are grouped by value (``1.00`` and ``1.000``
-are one big blind). Filters are bound parameters; grouping columns come from a fixed list,
+added at the finest of them, exactly; stakes are grouped by value (``1``, ``1.00`` and
+``1.000`` are one big blind). Filters are bound parameters; grouping columns come from a fixed list,
 never from the user's text.
 """
 
@@ -23,9 +24,17 @@ from pipeline.money import MAX_SCALE
 
 __all__ = ["GROUPS", "RATIOS", "StatsFilter", "player_stats"]
 
-_STAKES = r"regexp_replace(money_text(h.big_blind, h.scale), '(\.[0-9]{2}[0-9]*?)0+$', '\1')"
-"""The big blind as decimal text, by value: the unit's decimals, at least two, and no
-trailing zero beyond them (``1.00`` at scale 2 or 3; ``100`` at scale 0)."""
+_STAKES = (
+    "CASE WHEN h.currency = 'CHIPS' AND h.scale > 0 "
+    "THEN rtrim(rtrim(money_text(h.big_blind, h.scale), '0'), '.') "
+    "WHEN h.currency = 'CHIPS' THEN money_text(h.big_blind, 0) "
+    "ELSE regexp_replace(money_text(h.big_blind * CAST(pow(10, greatest(2, h.scale) - h.scale) "
+    r"AS BIGINT), greatest(2, h.scale)), '(\.[0-9]{2}[0-9]*?)0+$', '\1') END"
+)
+"""The big blind as decimal text, by value, whatever the unit it was written in: money
+with at least two decimals and no trailing zero beyond them (``2.00`` from ``2``, ``2.0``,
+``2.00`` or ``2.000``; ``0.005``), tournament chips with as few as the value needs
+(``100``, ``0.5``)."""
 
 _CURRENCY = (
     "CASE WHEN h.tournament AND h.currency <> 'CHIPS' THEN h.currency || ' tournament' "
@@ -46,7 +55,16 @@ _SHOWDOWN_WINS = (
 """The seats that won money at showdown: a share of a pot two or more players contested
 to the end (a side pot left to one player after the others folded is won without one)."""
 
-_COUNTED = "h.status IN ('ok', 'violations')"
+_TWICE = (
+    "LEFT JOIN (SELECT site, hand_id, player FROM seats "
+    "SEMI JOIN (SELECT site, hand_id FROM violations WHERE code = 'duplicate-player') "
+    "USING (site, hand_id) GROUP BY site, hand_id, player HAVING count(*) > 1) twice "
+    "ON twice.site = s.site AND twice.hand_id = s.hand_id AND twice.player = s.player"
+)
+"""The players dealt into two seats of one hand (``duplicate-player``): their seats are
+left out of that hand's statistics, as two seats' decisions are not one player's hand."""
+
+_COUNTED = "h.status IN ('ok', 'violations') AND twice.player IS NULL"
 """The hands statistics count: replayed to the end and settled."""
 
 GROUPS: dict[str, str] = {
@@ -124,11 +142,11 @@ def _sql(spec: StatsFilter) -> tuple[str, list[object]]:
         # hands without a big blind (ante-only games) have no bb/100
         "round(100.0 * sum(s.net / nullif(h.big_blind, 0)) "
         "/ nullif(count(*) FILTER (WHERE h.big_blind > 0), 0), 2) AS bb_per_100",
-        "sum(s.pots_won) AS pots_won",
-        "sum(s.scoops) AS scoops",
-        "sum(s.high_only) AS high_only",
-        "sum(s.low_only) AS low_only",
-        "sum(s.quartered) AS quartered",
+        # the hi/lo kinds share the pots won in hi/lo games only (STATS.md: Hi/Lo)
+        *(
+            f"coalesce(sum(s.{kind}) FILTER (WHERE h.hi_lo), 0) AS {kind}"
+            for kind in ("pots_won", "scoops", "high_only", "low_only", "quartered")
+        ),
     ]
     where = [_COUNTED]
     params: list[object] = []
@@ -153,7 +171,7 @@ def _sql(spec: StatsFilter) -> tuple[str, list[object]]:
     group = ", ".join(str(k + 1) for k in range(len(keys)))
     sql = (
         f"SELECT {', '.join(columns)} FROM seats s JOIN hands h USING (site, hand_id) "
-        f"{_SHOWDOWN_WINS} "
+        f"{_SHOWDOWN_WINS} {_TWICE} "
         f"WHERE {' AND '.join(where)} GROUP BY {group} HAVING count(*) >= ? "
         f"ORDER BY hands DESC, player"
     )

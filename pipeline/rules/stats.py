@@ -37,6 +37,12 @@ _NO_TURN = frozenset(
 """Codes of an action the rules gave the player no turn for: not a decision. An action
 flagged for its size or the log's bookkeeping (a raise above the pot limit, a call of the
 wrong amount) is still the player's decision, as the replay applies it."""
+_JUDGED_AS: dict[Code | None, ActionType] = {
+    Code.RAISE_WITHOUT_BET: ActionType.BET,
+    Code.BET_FACING_BET: ActionType.RAISE,
+}
+"""A bet the log calls a raise is a bet (a c-bet, say), and the other way round, as the
+replay applies it."""
 _PREFLOP = Street.PREFLOP
 _POSTFLOP = (Street.FLOP, Street.TURN, Street.RIVER)
 
@@ -142,8 +148,11 @@ def seat_flags(judged: Replay, positions: list[str]) -> list[Flags]:
         seat = step.seat
         if kind is _FOLD and street is _PREFLOP:
             folded_early.add(seat)
-        if step.codes and not _NO_TURN.isdisjoint(step.codes):
-            continue
+        codes = step.codes
+        if codes:
+            if not _NO_TURN.isdisjoint(codes):
+                continue
+            kind = _JUDGED_AS.get(next((c for c in codes if c in _JUDGED_AS), None), kind)
         i = index.get(seat)  # None: not a player dealt in
         decisions = by_street.get(street)
         if i is None or decisions is None:
