@@ -305,9 +305,13 @@ def _existing_keys(lake: Path, files: Iterable[str]) -> tuple[KeySet, set[tuple[
 
 
 def _drop_hands(
-    staging: Path, files: list[tuple[str, str, int]], drop: set[tuple[str, str]]
+    staging: Path, files: list[tuple[str, str, int]], drop: set[tuple[str, str]], dropped: _Tally
 ) -> list[tuple[str, str, int]]:
-    """Rewrite a chunk's staged files without the given hands; return the new file list."""
+    """Rewrite a chunk's staged files without the given hands; return the new file list.
+
+    The statuses, violation codes and payout checks of the hands dropped are counted in
+    ``dropped`` (for the caller to take off the chunk's counts).
+    """
     kept: list[tuple[str, str, int]] = []
     marks = pa.array(sorted(f"{site}\x00{hand}" for site, hand in drop))
     for table_name, relative, _ in files:
@@ -317,13 +321,32 @@ def _drop_hands(
             keys = pc.binary_join_element_wise(
                 table["site"].cast(pa.string()), table["hand_id"], "\x00"
             )
-            table = table.filter(pc.invert(pc.is_in(keys, value_set=marks)))
+            hit = pc.is_in(keys, value_set=marks)
+            _count_dropped(table_name, table.filter(hit), dropped)
+            table = table.filter(pc.invert(hit))
         if table.num_rows == 0:
             path.unlink()
             continue
         pq.write_table(table, path, compression="zstd")
         kept.append((table_name, relative, table.num_rows))
     return kept
+
+
+@dataclass(slots=True)
+class _Tally:
+    """Statuses, violation codes and payout checks of some hands."""
+
+    statuses: Counter[str] = field(default_factory=Counter)
+    codes: Counter[str] = field(default_factory=Counter)
+    payouts: Counter[str] = field(default_factory=Counter)
+
+
+def _count_dropped(name: str, rows: pa.Table, dropped: _Tally) -> None:
+    if name == "hands":
+        dropped.statuses.update(str(v) for v in rows["status"].to_pylist())
+        dropped.payouts.update(str(v).lower() for v in rows["payouts_match"].to_pylist())
+    elif name == "violations":
+        dropped.codes.update(str(v) for v in rows["code"].to_pylist())
 
 
 def run_lake(
@@ -611,17 +634,21 @@ def _account(
     """
     repeats = seen.present(result.keys)
     files = result.files
+    statuses, codes, payouts = result.statuses, result.codes, result.payouts
     if repeats:
-        files = _drop_hands(staging, files, repeats)
+        dropped = _Tally()
+        files = _drop_hands(staging, files, repeats, dropped)
         report.completed += len((repeats & partial) - result.partial)
+        statuses, codes = statuses - dropped.statuses, codes - dropped.codes
+        payouts = payouts - dropped.payouts
     seen.update(result.keys)
     entry.read += result.read
     entry.rejects += result.rejects
     entry.duplicates += result.duplicates + len(repeats)
     entry.hands += result.hands - len(repeats)
-    report.statuses.update(result.statuses)
-    report.codes.update(result.codes)
-    report.payouts.update(result.payouts)
+    report.statuses.update(statuses)
+    report.codes.update(codes)
+    report.payouts.update(payouts)
     sha = entry.sha256 or "stdin"
     added.extend(
         FileEntry(path=relative, table=table, rows=rows, input=sha)

@@ -142,6 +142,12 @@ def test_hands_already_in_the_lake_are_duplicates_and_every_hand_is_accounted(
     assert _count(lake, "hands") == 50
     assert run_query(lake, "SELECT count(DISTINCT hand_id) FROM hands").rows == [(50,)]
     assert run_query(lake, "SELECT code, line FROM rejects").rows == [("malformed-json", 51)]
+    # the summary counts the hands written, not the 40 dropped as duplicates
+    sql = "SELECT status, count(*) FROM hands WHERE run_id = ? GROUP BY 1"
+    assert dict(run_query(lake, sql, [report.run_id]).rows) == dict(report.statuses)
+    assert sum(report.statuses.values()) == sum(report.payouts.values()) == 10
+    sql = "SELECT count(*) FROM violations JOIN hands USING (site, hand_id) WHERE run_id = ?"
+    assert run_query(lake, sql, [report.run_id]).rows == [(sum(report.codes.values()),)]
 
 
 def test_a_hand_cut_in_the_lake_and_whole_in_a_grown_file_is_said_and_replace_takes_it(
