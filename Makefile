@@ -36,7 +36,7 @@ check: lint typecheck imports test
 demo: install
 	$(BIN)/croupier run data/sample --out lake
 	$(BIN)/croupier query "SELECT * FROM hands_by_variant" --lake lake
-	$(BIN)/croupier query "SELECT hand_id, player, position, won, net, high_hand, low_hand FROM seats_money WHERE won <> '0.00' ORDER BY hand_id, seat LIMIT 8" --lake lake
+	$(BIN)/croupier query "SELECT hand_id, player, position, won, net, high_hand, low_hand FROM seats_money WHERE won::DECIMAL(38, 9) > 0 ORDER BY hand_id, seat LIMIT 8" --lake lake
 
 bench: install
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'

@@ -100,7 +100,8 @@ class Settlement(Struct, frozen=True):
     ``won`` maps each seat to the chips it was awarded (uncalled bets not included: the
     replay already returned them); ``final_stacks`` to what it holds after the hand.
     ``payouts_match`` is ``None`` when the log records nothing to compare with.
-    ``high_hands``/``low_hands`` give each showdown seat's best hand on the first board.
+    ``high_hands``/``low_hands`` give each showdown seat's best hand on the first board
+    (a low in a hi/lo game only).
     """
 
     pots: tuple[Pot, ...]
@@ -364,7 +365,7 @@ def _settle_one(judged: Replay, show: _Showdown | None, rules: RuleSet) -> Settl
     if len(hand.seats) != len(seats):  # someone seated was not dealt in (seats come from
         for seat, stack in _starting(hand).items():  # hand.seats, so else none is missing)
             finals.setdefault(seat, stack)
-    highs, lows = _first_board_hands(show)
+    highs, lows = _first_board_hands(show, hand.game.variant.is_hilo)
     matched: bool | None = None
     if result is not None and complete and status is not Status.PARTIAL:
         matched = _reconcile(book, pots, sum(amounts), nets, won, finals, rake, fees)
@@ -382,10 +383,15 @@ def _settle_one(judged: Replay, show: _Showdown | None, rules: RuleSet) -> Settl
     )
 
 
-def _first_board_hands(show: _Showdown | None) -> tuple[dict[int, str], dict[int, str]]:
+def _first_board_hands(
+    show: _Showdown | None, hilo: bool
+) -> tuple[dict[int, str], dict[int, str]]:
+    """Describe each showdown seat's best hand on the first board (a low in hi/lo only)."""
     if show is None or not show.high:
         return {}, {}
     highs = {seat: describe_high(rank) for seat, rank in show.high[0].items()}
+    if not hilo:
+        return highs, {}
     lows = {seat: _describe_low(rank) for seat, rank in show.low[0].items()}
     return highs, lows
 

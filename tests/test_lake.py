@@ -98,6 +98,11 @@ def test_run_on_the_samples_then_query_every_table(tmp_path: Path) -> None:
     assert [(p[0], p[1], p[2]) for p in pots] == [(0, 6000, 180), (1, 3000, 90), (2, 1000, 30)]
     statuses = dict(run_query(lake, "SELECT status, count(*) FROM hands GROUP BY 1").rows)
     assert statuses == {"ok": 14, "void": 1}
+    # a low is described in hi/lo games only; a hand with no board has no board text
+    lows = "SELECT DISTINCT h.hi_lo FROM seats s JOIN hands h USING (site, hand_id) "
+    assert run_query(lake, lows + "WHERE s.low_hand IS NOT NULL").rows == [(True,)]
+    sql = "SELECT boards FROM hands WHERE hand_id = 'SAMPLE-0003'"  # a walk
+    assert run_query(lake, sql).rows == [([],)]
     text = run_query(lake, "SELECT total_pot FROM hands_money WHERE hand_id = 'SAMPLE-0001'").rows
     assert text == [("112.00",)]
     months = {p.parent.name for p in (lake / "hands").rglob("*.parquet")}
@@ -511,3 +516,29 @@ def test_a_result_too_wide_for_a_table_is_shown_one_record_per_block(tmp_path: P
     assert len(lines) == seats * (columns + 1)  # every value of every row, none cut
     narrow = runner.invoke(app, ["query", "SELECT count(*) AS n FROM seats", "--lake", str(lake)])
     assert "┃ n " in narrow.stdout  # a table when it fits
+
+
+def test_an_invalid_hand_s_total_pot_is_the_chips_put_in_and_sites_count_apart(
+    tmp_path: Path,
+) -> None:
+    lake = tmp_path / "lake"
+    log = _generated(tmp_path / "faults.jsonl", 400, seed=7, faults=0.3)
+    twin = tmp_path / "twin.jsonl"  # the same hands at another site
+    twin.write_text(log.read_text().replace('"site":"Croupier Generator"', '"site":"Twin"'))
+    run_lake([str(log), str(twin)], lake, workers=1)
+    sql = (
+        "SELECT h.status, count(*) FROM hands h JOIN (SELECT site, hand_id, sum(invested) AS "
+        "invested FROM seats GROUP BY ALL) s USING (site, hand_id) "
+        "WHERE h.total_pot = s.invested GROUP BY 1"
+    )
+    matching = dict(run_query(lake, sql).rows)
+    assert matching.get("invalid", 0) > 0
+    every = run_query(lake, "SELECT count(DISTINCT (site, hand_id)) FROM seats").rows[0][0]
+    assert sum(matching.values()) == every  # every hand dealt in: total_pot = chips put in
+    by_code = run_query(lake, "SELECT sum(hands) FROM violations_by_code").rows[0][0]
+    per_code = run_query(
+        lake,
+        "SELECT count(*) FROM (SELECT DISTINCT code, severity, rule, site, hand_id "
+        "FROM violations)",
+    ).rows[0][0]
+    assert by_code == per_code > 0

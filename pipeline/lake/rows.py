@@ -139,9 +139,10 @@ class ChunkRows:
                 game.ante,
                 hand.button,  # button_seat
                 len(judged.seats),  # n_players
-                [format_cards(b) for b in judged.boards],
+                [format_cards(b) for b in judged.boards if b],  # none: no board dealt
                 format_cards(hand.deck) if hand.deck else None,
-                sum([p.amount for p in settled.pots]),  # total_pot
+                # total_pot: a hand not settled (invalid) has no pots, but its chips went in
+                sum([p.amount for p in settled.pots]) if settled.pots else sum(judged.invested),
                 result.rake if result is not None and result.rake is not None else 0,
                 sum([f.amount for f in result.fees]) if result is not None else 0,
                 result.added if result is not None else 0,

@@ -96,7 +96,10 @@ HANDS = pa.schema(
         _f("button_seat", pa.int16(), "The button's seat number.", False),
         _f("n_players", pa.int16(), "Players dealt in.", False),
         _f(
-            "boards", pa.list_(pa.string()), "The board of each runout, e.g. ['AhKd7c2s9h'].", False
+            "boards",
+            pa.list_(pa.string()),
+            "The board of each runout, e.g. ['AhKd7c2s9h']; empty when none was dealt.",
+            False,
         ),
         _f(
             "deck",
@@ -148,7 +151,11 @@ SEATS = pa.schema(
         ),
         _f("showed", pa.bool_(), "The seat showed its cards.", False),
         _f("high_hand", pa.string(), "Best high at showdown (first board), described."),
-        _f("low_hand", pa.string(), "Best qualifying low at showdown (first board), described."),
+        _f(
+            "low_hand",
+            pa.string(),
+            "Best qualifying low at showdown (first board), described; hi/lo games only.",
+        ),
         *_STAT_FIELDS,
     ]
 )

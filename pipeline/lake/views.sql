@@ -50,7 +50,7 @@ GROUP BY variant, betting
 ORDER BY variant, betting;
 
 CREATE OR REPLACE VIEW violations_by_code AS
-SELECT code, severity, rule, count(*) AS n, count(DISTINCT hand_id) AS hands,
+SELECT code, severity, rule, count(*) AS n, count(DISTINCT (site, hand_id)) AS hands,
        min(hand_id) AS example_hand
 FROM violations
 GROUP BY code, severity, rule
