@@ -383,9 +383,7 @@ def _settle_one(judged: Replay, show: _Showdown | None, rules: RuleSet) -> Settl
     )
 
 
-def _first_board_hands(
-    show: _Showdown | None, hilo: bool
-) -> tuple[dict[int, str], dict[int, str]]:
+def _first_board_hands(show: _Showdown | None, hilo: bool) -> tuple[dict[int, str], dict[int, str]]:
     """Describe each showdown seat's best hand on the first board (a low in hi/lo only)."""
     if show is None or not show.high:
         return {}, {}
@@ -698,15 +696,49 @@ def _rule_for(book: _Book, seat: int, logged: int, pots: tuple[Pot, ...]) -> str
     """Return the rule a wrong payout to ``seat`` breaks, ``logged`` being what the log pays.
 
     More than the pots a live seat is eligible for hold (before rake) breaks the side-pot
-    rule; otherwise
-    the rule that awarded the seat's share (hi/lo, side pots, run it twice, a split), or
-    the best hand's.
+    rule. Where the log names the pots it pays from, the rule is that of the pots it pays
+    wrongly: the side-pot rule for a pot the seat may not win, else the rule that awarded
+    the pot (hi/lo, run it twice, a split, or the best hand's). Otherwise it is the rule
+    that awarded the seat's own share, or the best hand's.
     """
     reachable = [pot.amount + pot.added for pot in pots if seat in pot.eligible]
     if reachable and logged > sum(reachable):  # not a folded seat: one short of side pots
         return "R8.side-pots"
+    wrong = _wrong_pots(book, seat, pots)
+    if wrong:
+        return _rule_of_pots(book, seat, wrong, pots)
     rules = [r for a in book.awards if a.seat == seat for r in a.rules]
-    for preferred in ("R8.hi-lo", "R8.side-pots", "R8.run-it-twice", "R8.high-split"):
-        if preferred in rules:
-            return preferred
+    for rule in ("R8.hi-lo", "R8.run-it-twice", "R8.side-pots", "R8.high-split"):
+        if rule in rules:
+            return rule
     return "R8.best-hand"
+
+
+def _rule_of_pots(book: _Book, seat: int, wrong: set[int], pots: tuple[Pot, ...]) -> str:
+    """Return the rule of pots paid wrongly to ``seat``: the side-pot rule for one the seat
+    may not win, the best hand's for one it lost, else the rule that awarded its share
+    (hi/lo, run it twice, a split)."""
+    eligible = {pot.index: pot.eligible for pot in pots}
+    if any(seat not in eligible.get(index, ()) for index in wrong):
+        return "R8.side-pots"
+    rules = [r for a in book.awards if a.pot in wrong and a.seat == seat for r in a.rules]
+    for rule in ("R8.hi-lo", "R8.run-it-twice", "R8.high-split"):
+        if rule in rules:
+            return rule
+    return "R8.best-hand"
+
+
+def _wrong_pots(book: _Book, seat: int, pots: tuple[Pot, ...]) -> set[int]:
+    """Return the pots the log pays ``seat`` from wrongly, where the log names its pots."""
+    result = book.judged.hand.result
+    if result is None or (len(pots) > 1 and not any(c.pot for c in result.collected)):
+        return set()  # several pots, all collected as one: the log does not say which
+    ours: dict[int, int] = {}
+    for a in book.awards:
+        if a.seat == seat:
+            ours[a.pot] = ours.get(a.pot, 0) + a.amount
+    theirs: dict[int, int] = {}
+    for c in result.collected:
+        if c.seat == seat:
+            theirs[c.pot] = theirs.get(c.pot, 0) + c.amount
+    return {index for index in set(ours) | set(theirs) if ours.get(index) != theirs.get(index)}

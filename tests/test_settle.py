@@ -16,12 +16,15 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import replace
+from pathlib import Path
 from typing import Unpack
 
 import pytest
+from msgspec import structs
 
 from pipeline.cards import parse_cards
-from pipeline.model import Status
+from pipeline.formats.jsonl import read_jsonl
+from pipeline.model import HandRecord, Status
 from pipeline.rules import STANDARD, RuleSet, replay
 from pipeline.settle import Half, Settlement, allocate_rake, build_pots, settle, split_evenly
 from pipeline.violations import Code, Severity
@@ -1314,3 +1317,26 @@ def test_cash_out_a_wrong_would_have_won_figure_is_payout_mismatch() -> None:
     payout = next(v for v in settlement.violations if v.code is Code.PAYOUT_MISMATCH)
     assert (payout.seat, payout.expected, payout.actual) == (2, "26.00", "25.00")
     assert settlement.payouts_match is False
+
+
+def _sample(hand_id: str) -> HandRecord:
+    path = Path(__file__).resolve().parent.parent / "data" / "sample" / "special.jsonl"
+    (hand,) = [h for h in read_jsonl(path) if isinstance(h, HandRecord) and h.hand_id == hand_id]
+    return hand
+
+
+def test_a_main_pot_paid_to_a_seat_that_lost_it_cites_the_best_hand_not_its_side_pot() -> None:
+    """SAMPLE-0011, the log paying the main pot (58.20) to seat 3, which lost it and won
+    side pot 1: the rule broken is the best hand's, not the side-pot rule of the pot seat 3
+    won rightly; seat 2, the main pot's winner, is paid nothing (the high's rule)."""
+    hand = _sample("SAMPLE-0011")
+    assert hand.result is not None
+    moved = tuple(
+        structs.replace(c, seat=3) if c.pot == 0 else c for c in hand.result.collected
+    )  # the main pot to seat 3 instead of seat 2
+    wrong = structs.replace(
+        hand, result=structs.replace(hand.result, collected=moved, final_stacks=())
+    )
+    settlement = settle(replay(wrong))
+    rules = {v.seat: v.rule for v in settlement.violations if v.code is Code.PAYOUT_MISMATCH}
+    assert rules == {2: "R8.high-split", 3: "R8.best-hand"}
