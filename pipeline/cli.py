@@ -7,7 +7,6 @@ quietly).
 
 from __future__ import annotations
 
-import dataclasses
 import inspect
 import json
 import sys
@@ -25,6 +24,9 @@ from pipeline import __version__
 from pipeline.check import CheckSummary, Duplicate, check_paths
 from pipeline.cli_output import (
     emit,
+    is_stdout,
+    no_players,
+    output_in_lake,
     print_audit,
     print_duplicate,
     print_judged,
@@ -35,7 +37,9 @@ from pipeline.cli_output import (
     reject_record,
     render,
     report_dict,
+    report_rejects,
     stderr,
+    write_rejects,
 )
 from pipeline.cli_shell import (
     EXIT_ENVIRONMENT,
@@ -83,13 +87,17 @@ app = typer.Typer(
     rich_markup_mode="rich",
 )
 _state = {"debug": False}
+_EXIT_ABORTED = 130
+"""Ctrl-C: 128 + SIGINT, the status a shell gives a process the signal ended."""
 
 
 InputFormat = Annotated[
     str | None,
     typer.Option("--input-format", help=f"Force the input format: {', '.join(INPUT_FORMATS)}."),
 ]
-Rules = Annotated[str, typer.Option("--rules", help=f"Rule set: {', '.join(sorted(RULE_SETS))}.")]
+_RULE_NAMES = f"{', '.join(list(RULE_SETS)[:-1])} or {list(RULE_SETS)[-1]}"  # standard or …
+Rules = Annotated[str, typer.Option("--rules", help=f"Rule set: {_RULE_NAMES}.")]
+Output = Annotated[Path | None, typer.Option("--output", "-o", help="Write here; - for stdout.")]
 
 
 def _check_input_format(value: str | None) -> None:
@@ -123,29 +131,11 @@ def _fail(message: str, code: int = EXIT_ENVIRONMENT) -> typer.Exit:
     return typer.Exit(code)
 
 
-def _write_rejects(rejects: list[Reject], path: Path) -> None:
-    with path.open("w", encoding="utf-8") as out:
-        for r in rejects:
-            row = {
-                "source": r.source,
-                "line": r.line,
-                "code": r.code.value,
-                "message": r.message,
-                "field": r.field,
-                "hand_id": r.hand_id,
-                "excerpt": r.excerpt,
-            }
-            out.write(json.dumps(row, ensure_ascii=False) + "\n")
-
-
-def _report_rejects(rejects: list[Reject], shown: int = 10) -> None:
-    for r in rejects[:shown]:
-        where = escape(f"{r.source}:{r.line}")
-        stderr.print(
-            f"[yellow]rejected[/] {where} [bold]{r.code}[/] {escape(r.message)}", soft_wrap=True
-        )
-    if len(rejects) > shown:
-        stderr.print(f"… and {len(rejects) - shown} more rejects")
+def _outside_lake(lake: Path, **outputs: Path | None) -> None:
+    """Refuse (exit 2, nothing written) an output that would land inside the lake folder."""
+    inside = output_in_lake(lake, {f"--{o.replace('_', '-')}": p for o, p in outputs.items()})
+    if inside is not None:
+        raise _fail(inside, EXIT_USAGE)
 
 
 @app.command("convert")
@@ -176,9 +166,9 @@ def convert_command(
     _check_input_format(input_format)
     report = convert(input_path, output, to=to, input_format=input_format)
     if rejects is not None:
-        _write_rejects(report.rejects, rejects)
+        write_rejects(report.rejects, rejects)
     if not quiet:
-        _report_rejects(report.rejects)
+        report_rejects(report.rejects)
         for hand_id, why in report.unwritable:
             stderr.print(f"[yellow]not written[/] {escape(hand_id)}: {escape(why)}", soft_wrap=True)
         left_out = f", not written {len(report.unwritable)}" if report.unwritable else ""
@@ -188,8 +178,10 @@ def convert_command(
 def _rules(name: str) -> RuleSet:
     try:
         return get_rule_set(name)
-    except UnknownRuleSet as error:
-        raise typer.BadParameter(str(error)) from None
+    except UnknownRuleSet:  # the names --help lists, not the versioned labels also taken
+        raise typer.BadParameter(
+            f"--rules: unknown rule set {name!r}; choose {_RULE_NAMES}"
+        ) from None
 
 
 @app.command("check")
@@ -447,10 +439,16 @@ def query_command(
     sql: Annotated[str, typer.Argument(metavar="SQL", help="One SQL statement.")],
     lake: Annotated[Path, typer.Option("--lake", help="The lake folder.")] = Path("lake"),
     params: Annotated[
-        list[str] | None, typer.Option("--param", "-p", help="A value for each ? in the SQL.")
+        list[str] | None,
+        typer.Option(
+            "--param",
+            "-p",
+            help="A value for each ? in the SQL, bound as text: cast it where a number is "
+            "meant, e.g. CAST(? AS INTEGER).",
+        ),
     ] = None,
     fmt: Annotated[str, typer.Option("--format", help="table, csv or json.")] = "table",
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here.")] = None,
+    output: Output = None,
     allow_external: Annotated[
         bool,
         typer.Option(
@@ -465,15 +463,20 @@ def query_command(
     Views: hands, seats, actions, pots, awards, violations, rejects, and hands_money,
     seats_money, hands_by_variant, violations_by_code, player_stats; macros
     money_text(amount, scale) and money(amount, scale). Values for ? placeholders come
-    from --param, bound, never pasted into the SQL.
+    from --param, bound as text, never pasted into the SQL: cast one where a number is
+    meant (CAST(? AS BIGINT)). JSON output is strict (NaN and infinities as null).
 
     Read-only: one SELECT statement, and DuckDB may open only the lake's committed files;
     --allow-external lifts that (e.g. to COPY a result to a file of your own).
 
     Example: [bold]croupier query "SELECT * FROM hands_by_variant"[/]
+
+    Example: [bold]croupier query "SELECT hand_id, total_pot FROM hands WHERE site = ? AND
+    total_pot >= CAST(? AS BIGINT) * big_blind" -p SampleRoom -p 20[/]
     """
     if fmt not in ("table", "csv", "json"):
         raise typer.BadParameter(f"unknown format {fmt!r}; choose table, csv or json")
+    _outside_lake(lake, output=output)
     try:
         result = run_query(lake, sql, list(params or []), allow_external=allow_external)
     except NoLake as error:
@@ -482,6 +485,8 @@ def query_command(
         raise _fail(f"SQL: {error}", EXIT_USAGE) from None
     except duckdb.Error as error:
         first = str(error).strip().splitlines()[0]
+        if params and isinstance(error, duckdb.BinderException | duckdb.ConversionException):
+            first += " (--param values are text: cast them, e.g. CAST(? AS INTEGER))"
         raise _fail(f"SQL: {first}", EXIT_USAGE) from None
     if fmt == "table" and output is None:
         print_table(result)
@@ -498,7 +503,7 @@ def audit_command(
     fmt: Annotated[
         str, typer.Option("--format", help="table, json, csv (the findings) or markdown.")
     ] = "table",
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here.")] = None,
+    output: Output = None,
     html_file: Annotated[
         Path | None, typer.Option("--html", help="Also write the report as one HTML file.")
     ] = None,
@@ -531,6 +536,7 @@ def audit_command(
     """
     if fmt not in _AUDIT_FORMATS:
         raise typer.BadParameter(f"unknown format {fmt!r}; choose {', '.join(_AUDIT_FORMATS)}")
+    _outside_lake(lake, output=output, html=html_file)
     try:
         report = audit(lake, examples=examples, limit=limit or None)
     except NoLake as error:
@@ -538,10 +544,8 @@ def audit_command(
     if html_file is not None:
         html_file.write_text(render_html(report), encoding="utf-8")
     renderers = {"json": render_json, "csv": render_csv, "markdown": render_markdown}
-    if fmt in renderers:
-        emit(renderers[fmt](report), output)
-    elif output is not None:
-        output.write_text(render_markdown(report), encoding="utf-8")
+    if fmt in renderers or output is not None:  # the table format written to -o is Markdown
+        emit(renderers.get(fmt, render_markdown)(report), output)
     else:
         print_audit(report)
     if fail_on_findings and _has_findings(report):
@@ -576,7 +580,7 @@ def stats_command(
         str, typer.Option("--by", help=f"Group by any of: {', '.join(GROUPS)} (comma-separated).")
     ] = "",
     fmt: Annotated[str, typer.Option("--format", help="table, csv, json or parquet.")] = "table",
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here.")] = None,
+    output: Output = None,
 ) -> None:
     """Player statistics from the lake: VPIP, PFR, 3-bet, c-bets, AF, WTSD, bb/100 …
 
@@ -593,6 +597,7 @@ def stats_command(
         raise typer.BadParameter(f"unknown format {fmt!r}; choose table, csv, json or parquet")
     if fmt == "parquet" and output is None:
         raise typer.BadParameter("--format parquet needs --output FILE")
+    _outside_lake(lake, output=output)
     for name, value, choices in (
         ("variant", variant, [v.value for v in Variant]),
         ("betting", betting, [b.value for b in Betting]),
@@ -634,30 +639,15 @@ def stats_command(
         import pyarrow.parquet as pq
 
         data = {name: [row[k] for row in result.rows] for k, name in enumerate(result.columns)}
-        pq.write_table(pa.table(data), output)
+        pq.write_table(pa.table(data), sys.stdout.buffer if is_stdout(output) else output)
         return
     if fmt != "table" or output is not None:  # a table written to a file is CSV, as in query
         emit(render(result, "csv" if fmt == "table" else fmt), output)
         return
     if not result.rows:  # no empty table: say which filters left nobody
-        stderr.print(escape(_no_players(spec)), soft_wrap=True)
+        stderr.print(escape(no_players(spec)), soft_wrap=True)
         return
     print_stats(result, groups)
-
-
-def _no_players(spec: StatsFilter) -> str:
-    """Say that no player matched, naming the options that filtered (``None``: not given)."""
-    given = [
-        f"--{f.name.replace('_', '-')} {getattr(spec, f.name)}"
-        for f in dataclasses.fields(spec)
-        if f.name != "by" and getattr(spec, f.name) != f.default
-    ]
-    if not given:
-        return (
-            "no player: the lake holds no hand that statistics count (void, invalid and partial "
-            "hands are left out)"
-        )
-    return f"no player matches {', '.join(given)}"
 
 
 @app.command("explain")
@@ -684,7 +674,7 @@ def explain_command(
         ),
     ] = None,
     input_format: InputFormat = None,
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here.")] = None,
+    output: Output = None,
 ) -> None:
     """Explain one hand for a dispute, action by action, with the rule behind every payout.
 
@@ -703,6 +693,8 @@ def explain_command(
         )
     if lake is not None and input_path is not None:
         raise typer.BadParameter("give --lake or --input, not both")
+    if input_path is None:
+        _outside_lake(lake or Path("lake"), output=output)
     _check_input_format(input_format)
     judged_by: str | None = None
     try:
@@ -758,14 +750,17 @@ def _environment_error(error: OSError, args: list[str]) -> int:
 
 
 def _run(args: list[str]) -> int:
-    """Run the command line with these arguments; return the exit code."""
+    """Run the command line with these arguments; return the exit code.
+
+    Ctrl-C says "aborted" and ends with 130. Typer turns it into ``Exit(130)``, which it
+    returns as the command's result when not in standalone mode: no exception reaches here.
+    """
     try:
         code = app(args=args, prog_name="croupier", standalone_mode=False)
     except typer.Exit as done:
-        return done.exit_code
-    except typer.Abort:
-        stderr.print("aborted")
-        return 130
+        code = done.exit_code
+    except (typer.Abort, KeyboardInterrupt):  # end of input at a prompt; Ctrl-C outside Typer
+        code = _EXIT_ABORTED
     except BrokenPipeError:
         raise  # main ends quietly
     except OSError as error:
@@ -778,6 +773,8 @@ def _run(args: list[str]) -> int:
         text = escape(f"{type(error).__name__}: {error}")
         stderr.print(f"[bold red]error:[/] {text}", soft_wrap=True)
         return EXIT_ENVIRONMENT
+    if code == _EXIT_ABORTED:
+        stderr.print("aborted")
     return code if isinstance(code, int) else EXIT_OK
 
 

@@ -8,12 +8,16 @@ draws it. Every string from a log is escaped before rich reads it as markup.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
+import math
 import shlex
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import date, datetime
+from datetime import time as clock
 from pathlib import Path
 
 import typer
@@ -26,12 +30,16 @@ from pipeline.lake.query import QueryResult
 from pipeline.model import HandRecord, Status
 from pipeline.reports.audit import Audit
 from pipeline.reports.audit_render import sections
+from pipeline.reports.stats import StatsFilter
 from pipeline.run import RunReport
 from pipeline.violations import Reject
 
 __all__ = [
     "STATS_TABLE",
     "emit",
+    "is_stdout",
+    "no_players",
+    "output_in_lake",
     "print_audit",
     "print_duplicate",
     "print_judged",
@@ -42,8 +50,10 @@ __all__ = [
     "reject_record",
     "render",
     "report_dict",
+    "report_rejects",
     "stderr",
     "stdout_console",
+    "write_rejects",
 ]
 
 stderr = Console(stderr=True, highlight=False)
@@ -51,11 +61,34 @@ stderr = Console(stderr=True, highlight=False)
 
 
 def emit(text: str, output: Path | None) -> None:
-    """Write a command's text result to ``output``, or to stdout when there is none."""
-    if output is not None:
+    """Write a command's text result to ``output``, or to stdout when there is none or it
+    is ``-`` (as ``convert`` and ``generate`` take it)."""
+    if output is not None and not is_stdout(output):
         output.write_text(text, encoding="utf-8")
     else:
         typer.echo(text, nl=False)
+
+
+def is_stdout(output: Path) -> bool:
+    """Tell whether an ``--output`` path is ``-``: standard output, not a file of that name."""
+    return str(output) == "-"
+
+
+def output_in_lake(lake: Path, outputs: dict[str, Path | None]) -> str | None:
+    """Say which output (by its option) would be written inside the lake folder, or ``None``.
+
+    A result written there could replace the lake's own files (its manifest, a table's
+    Parquet), so commands refuse it. Paths are compared resolved: relative paths, ``..``
+    and symbolic links lead where they lead.
+    """
+    root = lake.resolve()
+    for option, output in outputs.items():
+        if output is None or is_stdout(output):
+            continue
+        target = output.resolve()
+        if target == root or root in target.parents:
+            return f"{option} {output} is inside the lake folder {lake}; write it elsewhere"
+    return None
 
 
 def stdout_console(width: int) -> Console:
@@ -77,6 +110,33 @@ def reject_record(r: Reject) -> dict[str, object]:
         "field": r.field,
         "hand_id": r.hand_id,
     }
+
+
+def write_rejects(rejects: list[Reject], path: Path) -> None:
+    """Write each reject as one JSON line (``convert --rejects``)."""
+    with path.open("w", encoding="utf-8") as out:
+        for r in rejects:
+            row = {
+                "source": r.source,
+                "line": r.line,
+                "code": r.code.value,
+                "message": r.message,
+                "field": r.field,
+                "hand_id": r.hand_id,
+                "excerpt": r.excerpt,
+            }
+            out.write(json.dumps(row, ensure_ascii=False) + "\n")
+
+
+def report_rejects(rejects: list[Reject], shown: int = 10) -> None:
+    """List the first ``shown`` rejects on stderr, then how many more there are."""
+    for r in rejects[:shown]:
+        where = escape(f"{r.source}:{r.line}")
+        stderr.print(
+            f"[yellow]rejected[/] {where} [bold]{r.code}[/] {escape(r.message)}", soft_wrap=True
+        )
+    if len(rejects) > shown:
+        stderr.print(f"… and {len(rejects) - shown} more rejects")
 
 
 def _hand_row(kind: str, hand: HandRecord) -> dict[str, object]:
@@ -228,9 +288,13 @@ def progress(quiet: bool) -> Iterator[Callable[[str, int], None]]:
 
 
 def render(result: QueryResult, fmt: str) -> str:
+    """Return a result as strict JSON (an array of objects) or as CSV with a header."""
     if fmt == "json":
-        rows = [dict(zip(result.columns, row, strict=True)) for row in result.rows]
-        return json.dumps(rows, default=str, ensure_ascii=False, indent=1) + "\n"
+        rows = [
+            {name: _json_value(value) for name, value in zip(result.columns, row, strict=True)}
+            for row in result.rows
+        ]
+        return _json_text(rows, indent=1) + "\n"
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(result.columns)
@@ -238,10 +302,37 @@ def render(result: QueryResult, fmt: str) -> str:
     return buffer.getvalue()
 
 
+def _json_text(value: object, indent: int | None = None) -> str:
+    """Return strict JSON (no NaN): decimals and other values JSON lacks as their text."""
+    return json.dumps(value, default=str, ensure_ascii=False, allow_nan=False, indent=indent)
+
+
+def _json_value(value: object) -> object:
+    """Return a SQL value as JSON can hold it: NaN and infinities as null, times in ISO 8601
+    (``2026-03-08T20:47:13+00:00``), lists and structs (maps too) item by item."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, datetime | date | clock):
+        return value.isoformat()
+    if isinstance(value, list | tuple):
+        return [_json_value(item) for item in value]
+    if isinstance(value, dict):
+        return {_json_key(key): _json_value(item) for key, item in value.items()}
+    return value
+
+
+def _json_key(key: object) -> str:
+    value = _json_value(key)
+    return value if isinstance(value, str) else _json_text(value)
+
+
 def _csv_cell(value: object) -> object:
-    """Write a boolean as SQL and DuckDB's own CSV do (``true``), not as Python (``True``)."""
+    """Write a boolean as SQL and DuckDB's own CSV do (``true``), not as Python (``True``),
+    and a list or struct as JSON text (``["Kh9s4d"]``), not as a Python repr."""
     if value is True or value is False:
         return "true" if value else "false"
+    if isinstance(value, list | tuple | dict):
+        return _json_text(_json_value(value))
     return value
 
 
@@ -298,6 +389,21 @@ def print_audit(report: Audit) -> None:
         console.print(table)
         if section.note:
             console.print(escape(section.note))
+
+
+def no_players(spec: StatsFilter) -> str:
+    """Say that no player matched, naming the options that filtered (``None``: not given)."""
+    given = [
+        f"--{f.name.replace('_', '-')} {getattr(spec, f.name)}"
+        for f in dataclasses.fields(spec)
+        if f.name != "by" and getattr(spec, f.name) != f.default
+    ]
+    if not given:
+        return (
+            "no player: the lake holds no hand that statistics count (void, invalid and partial "
+            "hands are left out)"
+        )
+    return f"no player matches {', '.join(given)}"
 
 
 def print_stats(result: QueryResult, groups: tuple[str, ...]) -> None:
