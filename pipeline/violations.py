@@ -137,7 +137,7 @@ _RULE: dict[Code, str] = {
     Code.UNCALLABLE_RAISE: "R4.uncalled",
     # a seat all-in, or left alone able to bet, is no longer "able to act" in the round
     Code.IDLE_CHECK: "R4.round-end",
-    Code.EXCEEDS_STACK: "R9.exact",
+    Code.EXCEEDS_STACK: "R9.conservation",
     # the log's flag disagrees with its own amounts: a player is all-in exactly when the
     # stack reaches zero units, which the amounts decide (a stack bookkeeping code, as
     # exceeds-stack)

@@ -541,3 +541,19 @@ def test_short_big_blind_others_still_call_the_full_blind(
     assert legal_at(result, 2) == Legal(to_call="1.00", min_to="2.00", max_to="3.10")
     assert found(result) == expected
     assert result.status is (Status.VIOLATIONS if expected else Status.OK)
+
+
+def test_a_raise_below_the_last_full_raise_after_a_short_all_in_cites_that_rule() -> None:
+    """R5.min-raise-after-all-in: on the flop seat 1 bets 4.00, seat 2 is all-in to 6.00 (a
+    raise of 2.00, short), seat 3 raises to 9.00: the minimum is 10.00, measured from the
+    last full raise (4.00), not from the 2.00 of the short one (R5.pl-min's "previous raise"
+    would allow 8.00)."""
+    flop = [board("Kh9s4d"), bet(1, "4.00"), raise_to(2, "6.00", all_in=True)]
+    flop += [raise_to(3, "9.00")]
+    limped = [*blinds(), call(3, "1.00"), call(1, "0.50"), check(2)]
+    result = play([*limped, *flop], stacks=["100.00", "7.00", "100.00"])
+    (below,) = [v for v in result.violations if v.code is Code.RAISE_BELOW_MINIMUM]
+    assert (below.expected, below.rule) == ("10.00", "R5.min-raise-after-all-in")
+    full = play([*limped, board("Kh9s4d"), bet(1, "4.00"), raise_to(3, "7.00")])
+    (plain,) = [v for v in full.violations if v.code is Code.RAISE_BELOW_MINIMUM]
+    assert (plain.expected, plain.rule) == ("8.00", "R5.pl-min")  # no all-in: the usual rule

@@ -71,8 +71,10 @@ def test_reject_records_where_and_why() -> None:
     [
         # a seat all-in, or alone able to bet, is no longer able to act: its check does nothing
         (Code.IDLE_CHECK, "R4.round-end"),
-        # the log's all-in flag against its own amounts (as exceeds-stack): the amounts decide
+        # the log's all-in flag against its own amounts: the amounts decide
         (Code.ALL_IN_FLAG_MISMATCH, "R9.exact"),
+        # chips put in that the player does not have would appear from nowhere
+        (Code.EXCEEDS_STACK, "R9.conservation"),
     ],
 )
 def test_warnings_about_all_in_players_cite_the_rule_they_rest_on(code: Code, rule: str) -> None:

@@ -200,7 +200,13 @@ def _judge(run: Run, seq: int, action: Action, legal: Legal, i: int) -> int | No
             seat=seat,
             expected=run.money(legal.min_to),
             actual=run.money(to),
-            rule="R5.pl-min" if state.pot_limit else "R5.nl-limits",
+            rule=(
+                "R5.min-raise-after-all-in"
+                if state.short_raise and not is_bet
+                else "R5.pl-min"
+                if state.pot_limit
+                else "R5.nl-limits"
+            ),
         )
     elif to > legal.max_to:
         above = Code.BET_ABOVE_POT_LIMIT if is_bet else Code.RAISE_ABOVE_POT_LIMIT

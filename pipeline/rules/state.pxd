@@ -14,7 +14,7 @@ cdef class BettingState:
     cdef public list all_in, antes, bet, dead, folded, invested, needs, stack
     cdef public object betting, rules, street
     cdef public long long big_bet, big_blind, current_bet, last_full_raise, full_level, limit_size, pot_before_round, small_bet, street_total
-    cdef public bint is_limit, pot_limit
+    cdef public bint is_limit, pot_limit, short_raise
     cdef public Py_ssize_t last_actor, live, n, raises, round_start_players
 
     @cython.locals(i=Py_ssize_t, n=Py_ssize_t)

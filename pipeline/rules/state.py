@@ -139,6 +139,7 @@ class BettingState:
         "raises",
         "round_start_players",
         "rules",
+        "short_raise",
         "small_bet",
         "stack",
         "street",
@@ -180,6 +181,7 @@ class BettingState:
         self.pot_limit = betting in (Betting.POT_LIMIT, Betting.PL_PREFLOP_NL_POSTFLOP)
         self.current_bet = 0
         self.last_full_raise = big_blind
+        self.short_raise = False  # the last raise was an all-in for less than a full raise
         self.full_level = 0
         self.raises = 0
         self.limit_size = self.small_bet
@@ -363,6 +365,7 @@ class BettingState:
         self.street = street
         self.current_bet = 0
         self.last_full_raise = self.big_blind
+        self.short_raise = False
         self.full_level = 0
         self.raises = 0
         self.limit_size = self.small_bet if street <= Street.FLOP else self.big_bet
@@ -431,6 +434,9 @@ class BettingState:
             increase = to - self.current_bet
             if increase >= self.last_full_raise:
                 self.last_full_raise = increase
+                self.short_raise = False
+            elif increase > 0:
+                self.short_raise = True  # the next raise goes by the last full one
         if to > self.current_bet:
             self.current_bet = to
             folded, all_in, needs = self.folded, self.all_in, self.needs
