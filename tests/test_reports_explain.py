@@ -31,6 +31,7 @@ from pipeline.reports.explain import (
     explain,
     find_in_file,
     locate,
+    money_text,
 )
 from pipeline.reports.explain_render import render, to_html, to_json, to_markdown, to_text
 from pipeline.reports.explain_source import source_lines
@@ -39,7 +40,9 @@ from pipeline.rules import STANDARD
 from pipeline.run import run_lake
 from pipeline.violations import Code
 from tests.handbuilder import (
+    bet,
     blinds,
+    board,
     build,
     call,
     check,
@@ -221,10 +224,246 @@ def test_a_side_pot_lists_who_could_win_it() -> None:
     assert [(s.seat, s.amount) for s in main.shares] == [(1, 1500)]
     assert [(s.seat, s.amount) for s in side.shares] == [(2, 1000)]
     assert "R8.side-pots" in {q.id for q in side.shares[0].rules}
-    assert side.notes[0].text == "only p2 and p3 put in enough to win this side pot"
+    assert side.notes[0].text == (
+        "only p2 and p3 can win this side pot: the players still in with enough put in to match it"
+    )
+    assert side.notes[1].text == (
+        "p1 is all-in for less and can win only the main pot, the chips they matched"
+    )
     assert e.actions[6].description == "calls $4.50 and is all-in"
     money = {p.seat: (p.invested, p.won, p.final_stack) for p in e.players}
     assert money == {1: (500, 1500, 1500), 2: (1000, 1000, 10000), 3: (1000, 0, 9000)}
+
+
+def _side_pot_with_a_fold() -> HandRecord:
+    """Seat 1 is all-in for 5.00; seats 2 and 3 put 10.00 each in the side pot, and seat 2
+    folds on the flop: seat 3 alone can win the side pot, at a showdown with seat 1."""
+    return build(
+        [
+            *blinds(),
+            deal(1, "AsAdKsKd"),
+            deal(2, "QsQdJsJd"),
+            deal(3, "9c8c7h6h"),
+            raise_to(3, "10.00"),
+            call(1, "4.50", all_in=True),
+            call(2, "9.00"),
+            board("Ah2c3d"),
+            check(2),
+            bet(3, "20.00"),
+            fold(2),
+            uncalled(3, "20.00"),
+            board("Qh"),
+            board("4s"),
+            show(1, "AsAdKsKd"),
+            show(3, "9c8c7h6h"),
+        ],
+        stacks=["5.00", "100.00", "100.00"],
+        betting="no-limit",
+    )
+
+
+def test_a_side_pot_names_who_can_win_it_who_folded_and_who_is_all_in_for_less() -> None:
+    """R8.side-pots: a player who paid into the side pot and folded is not said to have put
+    in too little; the pot went to a showdown, so its share is not "(no showdown)"."""
+    e = explain(_side_pot_with_a_fold(), STANDARD)
+    _, side = e.pots
+    assert (side.amount, side.eligible) == (1000, (3,))
+    texts = [(n.text, n.rule.id if n.rule else None) for n in side.notes]
+    assert texts == [
+        (
+            "only p3 can win this side pot: the one player still in with enough put in to match it",
+            "R8.side-pots",
+        ),
+        ("p2 also put chips in it but folded, and so cannot win it", "R8.best-hand"),
+        (
+            "p1 is all-in for less and can win only the main pot, the chips they matched",
+            "R8.side-pots",
+        ),
+    ]
+    text = to_text(e)
+    assert "(no showdown" not in text
+    assert "(not compared: nobody else could win this pot)" in text
+    assert "R8.best-hand" in {q.id for q in e.rules_cited}
+
+
+def test_no_low_is_judged_among_the_hands_that_can_win_that_pot() -> None:
+    """R8.hi-lo: the side pot's note speaks of the hands eligible for it, not of the short
+    all-in player's low, which wins half the main pot."""
+    hand = build(
+        [
+            *blinds(),
+            deal(1, "As2d9c9h"),
+            deal(2, "QsQdJsJd"),
+            deal(3, "TcTdJhJc"),
+            raise_to(3, "10.00"),
+            call(1, "4.50", all_in=True),
+            call(2, "9.00"),
+            *checked_streets([2, 3], ("3c4d7h", "Kd", "Ks")),
+            show(1, "As2d9c9h"),
+            show(2, "QsQdJsJd"),
+            show(3, "TcTdJhJc"),
+        ],
+        stacks=["5.00", "100.00", "100.00"],
+        betting="no-limit",
+        variant="omaha-hilo",
+    )
+    e = explain(hand, STANDARD)
+    main, side = e.pots
+    assert {s.half for s in main.shares} == {"high", "low"}
+    assert [s.seat for s in main.shares if s.half == "low"] == [1]
+    texts = [n.text for n in side.notes]
+    assert (
+        "no hand that can win this pot has a qualifying low: the best high takes the whole pot"
+    ) in texts
+    assert not any(t.startswith("no qualifying low") for t in texts)
+
+
+def test_a_hand_with_a_card_dealt_twice_says_why_its_pots_are_not_awarded() -> None:
+    """The showdown is not said to have not happened, the recorded collections are shown
+    and said to be unchecked, and the note names the duplicate card, not unknown hands."""
+    hand = build(
+        [
+            *blinds(),
+            deal(1, "AcKd5s5h"),
+            deal(2, "AsTc6h6d"),
+            deal(3, "AdTh7c7s"),
+            call(3, "1.00"),
+            call(1, "0.50"),
+            check(2),
+            *checked_streets([1, 2, 3], ("KdQcJh", "3s", "2d")),
+            show(1, "AcKd5s5h"),
+            show(2, "AsTc6h6d"),
+            show(3, "AdTh7c7s"),
+        ]
+    )
+    hand = with_result(
+        hand, {"rake": "0", "collected": [collected(2, "1.50"), collected(3, "1.50")]}
+    )
+    e = explain(hand, STANDARD)
+    assert e.unsettled is not None
+    assert "Kd appears twice" in e.unsettled and "duplicate-card" in e.unsettled
+    text = to_text(e)
+    assert "the hand ended before the cards were compared" not in text
+    assert "there is no recorded payout to compare" not in text
+    assert "a hand at showdown is not fully known" not in text
+    assert "The hands reached a showdown, but a card is dealt twice" in text
+    assert "The log records these collections, unchecked: p2 $1.50, p3 $1.50." in text
+    assert "not awarded" in text
+    (note,) = [n for n in e.notes if "could not be awarded" in n.text]
+    assert note.rule is not None and note.rule.id == "R1.deck"
+
+
+def test_an_uncalled_bet_the_log_returns_late_is_already_out_of_the_pot() -> None:
+    """R4.uncalled: the excess of an all-in call for less goes back when the round closes;
+    the log's return line after the showdown does not put it back into 'Pot before'."""
+    hand = build(
+        [
+            *blinds(),
+            raise_to(3, "10.00"),
+            call(1, "4.50", all_in=True),
+            fold(2),
+            board("2c3d4h"),
+            board("9s"),
+            board("Kd"),
+            show(1, "AsAdKsKh"),
+            show(3, "9c8c7h6h"),
+            uncalled(3, "5.00"),
+        ],
+        stacks=["5.00", "100.00", "100.00"],
+        betting="no-limit",
+    )
+    e = explain(hand, STANDARD)
+    *before, late = e.actions
+    assert late.type == "uncalled"
+    assert [a.pot_before for a in before[-5:]] == [1100] * 5
+    assert late.pot_before == 1100
+    assert late.description.endswith("it left the pot when its betting round closed")
+
+
+def test_html_draws_suit_symbols_for_cards_never_for_names() -> None:
+    """A player named like two cards keeps the name, in tables and sentences alike."""
+    page = to_html(explain(_side_pot_with_a_fold(), STANDARD))
+    renamed = build(
+        [
+            *blinds(),
+            call(3, "1.00"),
+            call(1, "0.50"),
+            check(2),
+            *checked_streets([1, 2, 3], ("2c3d4h", "9s", "Kc")),
+            show(1, "QsQdJsJd"),
+            show(2, "TcTd8c8d"),
+            show(3, "5c5d6c6d"),
+        ],
+        players=["Ah Kd", "Bo", "Cy"],
+    )
+    named = to_html(explain(renamed, STANDARD))
+    assert 'title="Ah"' not in named and 'title="Kd"' not in named
+    assert "<td>Ah Kd</td>" in named
+    assert "Players who could win it: Ah Kd, Bo, Cy." in named
+    assert 'title="Ah"' in page  # cards still get their symbols
+
+
+def test_a_void_hand_lists_its_problems_without_counting_them() -> None:
+    """R3.misdeal: a cancelled hand fails nothing; its problems are information, its
+    unreplayed post is put in and goes back, and every rule cited is quoted."""
+    hand = build([post(1, "small", "0.50")], seats=1, cancelled=True)
+    e = explain(hand, STANDARD)
+    assert e.status == "void"
+    text = to_text(e)
+    assert "!!" not in text and "Error" not in text
+    assert "Not counted (void hand) at the hand as a whole" in text
+    assert "what it lacks is why" not in text
+    assert "after the stop" not in text
+    assert e.actions[0].street == "not replayed"
+    (money,) = e.players
+    assert (money.invested, money.final_stack) == (50, 10000)
+    cited = {q.id for q in e.rules_cited}
+    assert {"R3.misdeal", "R1.players"} <= cited
+    rules_section = text[text.index("RULES APPLIED") :]
+    assert "R3.misdeal  Misdeal: the hand is void" in rules_section
+
+
+def test_a_void_hand_without_problems_still_quotes_the_rule_its_note_cites() -> None:
+    hand = build([*blinds(), deal(1, "AcKd5s5h")], cancelled=True)
+    text = to_text(explain(hand, STANDARD))
+    assert "No rule was cited." not in text
+    assert "[R3.misdeal]" in text
+    assert "R3.misdeal  Misdeal:" in text[text.index("RULES APPLIED") :]
+
+
+def test_two_odd_chips_go_to_the_first_two_tied_players() -> None:
+    """R8.odd-chips: 5.00 three ways is 1.67, 1.67, 1.66."""
+    hand = build(
+        [
+            *blinds(),
+            deal(1, "AcTd5s5h"),
+            deal(2, "AsTc6h6d"),
+            deal(3, "AdTh7c7s"),
+            deal(4, "9c9d8s8h"),
+            deal(5, "4c4d5c5d"),
+            call(3, "1.00"),
+            call(4, "1.00"),
+            call(5, "1.00"),
+            call(1, "0.50"),
+            check(2),
+            *checked_streets([1, 2, 3, 4, 5], ("KdQcJh", "3s", "2d")),
+            *[show(seat, cards) for seat, cards in ((1, "AcTd5s5h"), (2, "AsTc6h6d"))],
+            *[show(seat, cards) for seat, cards in ((3, "AdTh7c7s"), (4, "9c9d8s8h"))],
+            show(5, "4c4d5c5d"),
+        ],
+        seats=5,
+    )
+    (pot,) = explain(hand, STANDARD).pots
+    assert [(s.seat, s.amount) for s in pot.shares] == [(1, 167), (2, 167), (3, 166)]
+    (note,) = [n for n in pot.notes if n.rule is not None and n.rule.id == "R8.odd-chips"]
+    assert "the first two clockwise from the button" in note.text
+
+
+def test_one_chip_is_singular_and_a_mixed_structure_follows_the_game_name() -> None:
+    assert money_text(1, 0, "CHIPS") == "1 chip"
+    assert money_text(2, 0, "CHIPS") == "2 chips"
+    hand = build([*blinds(), fold(3), fold(1)], betting="pl-preflop-nl-postflop")
+    assert explain(hand, STANDARD).game == "Omaha (Pot-Limit pre-flop, No-Limit after)"
 
 
 def test_a_payout_that_differs_from_the_log_is_marked() -> None:
@@ -469,6 +708,22 @@ def test_cli_by_input_and_by_lake_give_the_same_explanation(lake: Path) -> None:
     document = json.loads(by_lake.stdout)
     assert document["croupier_id"] == "SampleRoom:SAMPLE-0011"
     assert [p["index"] for p in document["pots"]] == [0, 1, 2]
+
+
+def test_sample_hands_cite_the_rule_each_sentence_follows(lake: Path) -> None:
+    """SAMPLE-0007: the odd chip of a hi/lo split by R8.odd-chips; SAMPLE-0003: a walk by
+    R2.walk; SAMPLE-0015 (void): the note's R3.misdeal is quoted in the rules applied."""
+    odd = explain(locate(lake, "SAMPLE-0007").hand, STANDARD)
+    notes = [(n.text, n.rule.id if n.rule else None) for n in odd.pots[0].notes]
+    assert ("split high/low: high $10.22, low $10.21", "R8.hi-lo") in notes
+    assert (
+        "the odd chip goes to the high half: $20.43 cannot be halved",
+        "R8.odd-chips",
+    ) in notes
+    walk = explain(locate(lake, "SAMPLE-0003").hand, STANDARD)
+    assert [n.rule.id for n in walk.pots[0].notes if n.rule] == ["R2.walk"]
+    void = explain(locate(lake, "SAMPLE-0015").hand, STANDARD)
+    assert "R3.misdeal" in {q.id for q in void.rules_cited}
 
 
 def test_cli_writes_text_to_a_file(lake: Path, tmp_path: Path) -> None:

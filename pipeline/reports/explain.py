@@ -20,14 +20,21 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from pipeline.cards import UNKNOWN, format_cards
+from pipeline.cards import UNKNOWN
 from pipeline.evaluate import best_high, best_low8
 from pipeline.lake.rows import positions
 from pipeline.model import Action, ActionType, Betting, Blind, HandRecord, Status, Variant
-from pipeline.money import format_amount
+from pipeline.reports.explain_pots import (
+    BETTING_TYPES,
+    cards_text,
+    money_of,
+    money_text,
+    pots,
+    quote,
+)
 from pipeline.reports.explain_records import (
     CASH_OUT_RULE,
     ActionRow,
@@ -46,12 +53,13 @@ from pipeline.reports.explain_source import (
     ExplainError,
     Located,
     find_in_file,
+    lines_note,
     locate,
     source_lines,
 )
-from pipeline.reports.rule_text import rule_title
 from pipeline.rules import Replay, RuleSet, Step, replay
-from pipeline.settle import Award, Half, Pot, Settlement, hand_status, settle
+from pipeline.rules.context import FATAL
+from pipeline.settle import Settlement, hand_status, settle
 from pipeline.violations import Code, Violation
 
 __all__ = [
@@ -91,6 +99,8 @@ _BETTING = {
     Betting.NO_LIMIT: "No-Limit",
     Betting.PL_PREFLOP_NL_POSTFLOP: "Pot-Limit pre-flop, No-Limit after",
 }
+_MIXED_BETTING = frozenset({Betting.PL_PREFLOP_NL_POSTFLOP})
+"""Structures that change during the hand: named after the game, in parentheses."""
 _CARD_COUNT = {5: "Five-Card ", 6: "Six-Card "}
 _POSTS = {
     Blind.SMALL: "posts the small blind",
@@ -101,33 +111,6 @@ _POSTS = {
     Blind.STRADDLE: "posts a straddle",
 }
 _STREETS = {1: "exposed card", 3: "flop", 4: "turn", 5: "river"}
-_BETTING_TYPES = frozenset(
-    {ActionType.FOLD, ActionType.CHECK, ActionType.CALL, ActionType.BET, ActionType.RAISE}
-)
-
-
-_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£"}
-
-
-def money_text(units: int, scale: int, currency: str) -> str:
-    """Format an amount with its currency for a reader.
-
-    >>> money_text(123456, 2, "USD"), money_text(1500, 0, "CHIPS"), money_text(-5, 2, "EUR")
-    ('$1,234.56', '1,500 chips', '-€0.05')
-    """
-    text = format_amount(abs(units), scale)
-    whole, dot, frac = text.partition(".")
-    text = f"{int(whole):,}{dot}{frac}"
-    sign = "-" if units < 0 else ""
-    if currency in _SYMBOLS:
-        return f"{sign}{_SYMBOLS[currency]}{text}"
-    unit = "chips" if currency == "CHIPS" else currency
-    return f"{sign}{text} {unit}"
-
-
-def _money_of(hand: HandRecord) -> Callable[[int], str]:
-    scale, currency = hand.game.scale, hand.game.currency
-    return lambda units: money_text(units, scale, currency)
 
 
 def croupier_id(hand: HandRecord) -> str:
@@ -138,15 +121,9 @@ def croupier_id(hand: HandRecord) -> str:
 def _game_name(hand: HandRecord) -> str:
     game = hand.game
     cards = "" if game.variant.is_courchevel else _CARD_COUNT.get(game.hole_cards, "")
+    if game.betting in _MIXED_BETTING:
+        return f"{cards}{_VARIANTS[game.variant]} ({_BETTING[game.betting]})"
     return f"{_BETTING[game.betting]} {cards}{_VARIANTS[game.variant]}"
-
-
-def _cards(cards: Iterable[int] | None) -> str:
-    return format_cards(cards, sep=" ") if cards else ""
-
-
-def _quote(rule_id: str) -> RuleQuote:
-    return RuleQuote(rule_id, rule_title(rule_id))
 
 
 # ------------------------------------------------------------------------------ explain
@@ -166,32 +143,13 @@ def explain(hand: HandRecord, rules: RuleSet, *, source: Path | None = None) -> 
     violations = judged.violations + settled.violations
     problems = tuple(_problem(v, names) for v in violations)
     lines, local_time = source_lines(hand, source if source is not None else Path(hand.source))
-    notes: list[str] = []
-    unplaced = sum(1 for line in lines if line is None)
-    if unplaced == len(lines):
-        notes.append(
-            f"The line of each action is not known; the hand starts at line {hand.line} "
-            f"of {hand.source}."
-        )
-    elif unplaced:
-        notes.append(
-            f"{unplaced} action(s) have no line of their own: the log implies them without "
-            "writing them (an uncalled bet returned, say)."
-        )
     status = hand_status(judged, settled)
-    if status is Status.PARTIAL:
-        notes.append(
-            "The log is incomplete: it stops before the hand ends, so its pots cannot be "
-            "awarded and no payout is checked; stacks are as of the last action recorded."
-            + _partial_reason(hand)
-        )
-    elif status is Status.VOID:
-        notes.append(
-            "The site cancelled this hand: it is void, every chip put in goes back to its "
-            "owner and nothing in it fails (R3.misdeal)."
-        )
-    elif not settled.complete and status is not Status.INVALID:
-        notes.append("The pots could not be awarded: a hand at showdown is not fully known.")
+    notes = _notes(hand, judged, status, problems, lines)
+    unsettled = _unsettled(judged, settled, status)
+    if unsettled is not None:
+        card_error = any(v.code is Code.DUPLICATE_CARD for v in judged.violations)
+        rule = quote(Code.DUPLICATE_CARD.rule) if card_error else None
+        notes.append(Note(f"The pots could not be awarded: {unsettled}.", rule))
     result = hand.result
     return Explanation(
         croupier_id=croupier_id(hand),
@@ -221,16 +179,86 @@ def explain(hand: HandRecord, rules: RuleSet, *, source: Path | None = None) -> 
         flags=_flags(hand),
         seats=_seats(hand, judged),
         actions=_actions(hand, judged, problems, lines),
-        boards=tuple(Board(r + 1, _cards(b)) for r, b in enumerate(judged.boards) if b),
+        boards=tuple(Board(r + 1, cards_text(b)) for r, b in enumerate(judged.boards) if b),
         showdown=_showdown(judged, names),
-        pots=_pots(judged, settled, names),
+        pots=pots(judged, settled, names),
         players=_players(hand, judged, settled),
         total_pot=sum(p.amount for p in settled.pots),
         total_pot_recorded=result.total_pot if result is not None else None,
         rake=settled.rake,
         problems=problems,
         notes=tuple(notes),
+        unsettled=unsettled,
     )
+
+
+def _notes(
+    hand: HandRecord,
+    judged: Replay,
+    status: Status,
+    problems: tuple[Problem, ...],
+    lines: Sequence[int | None],
+) -> list[Note]:
+    """Say what the reader of the whole hand must know first, each with its rule."""
+    texts: list[tuple[str, str | None]] = []  # each sentence, and the rule it cites
+    placed = lines_note(hand, lines)
+    if placed is not None:
+        texts.append((placed, None))
+    if status is Status.PARTIAL:
+        texts.append(
+            (
+                "The log is incomplete: it stops before the hand ends, so its pots cannot be "
+                "awarded and no payout is checked; stacks are as of the last action recorded."
+                + _partial_reason(hand),
+                None,
+            )
+        )
+    elif status is Status.VOID:
+        texts.append(
+            (
+                "The site cancelled this hand: it is void, every chip put in goes back to its "
+                "owner, and nothing in it counts as breaking a rule.",
+                "R3.misdeal",
+            )
+        )
+    if len({step.seq for step in judged.steps}) < len(hand.actions):
+        stop = next((p for p in problems if p.code in _FATAL_CODES), None)
+        where = ""
+        if stop is not None:
+            at = "the hand as a whole" if stop.seq is None else f"action #{stop.seq}"
+            where = f" at {at} ({stop.message})"
+        texts.append(
+            (
+                f"The replay stopped{where}: the actions marked 'not replayed' are listed as "
+                "the log records them, and the rules did not judge them.",
+                stop.rule.id if stop is not None else None,
+            )
+        )
+    notes = [Note(text, None if rule is None else quote(rule)) for text, rule in texts]
+    return notes
+
+
+_FATAL_CODES = frozenset(code.value for code in FATAL)
+
+
+def _unsettled(judged: Replay, settled: Settlement, status: Status) -> str | None:
+    """Say why the rules could not award the pots of a hand that reached a showdown
+    (``None``: they could, or the hand is void, partial or stopped, which say so)."""
+    if settled.complete or status in (Status.VOID, Status.PARTIAL, Status.INVALID):
+        return None
+    duplicates = [v for v in judged.violations if v.code is Code.DUPLICATE_CARD]
+    if duplicates:
+        what = "; ".join(
+            v.message + ("" if v.seq is None else f" at action #{v.seq}") for v in duplicates
+        )
+        code = Code.DUPLICATE_CARD.value
+        return f"a card is dealt twice ({what}: a {code} error), so the hands cannot be compared"
+    short = [len(board) for board in judged.boards if len(board) != 5]
+    if short:
+        return (
+            f"the board has {short[0]} card(s), not 5, so the hands at showdown cannot be compared"
+        )
+    return "the hands at showdown cannot be compared"
 
 
 def _problem(v: Violation, names: dict[int, str]) -> Problem:
@@ -243,7 +271,7 @@ def _problem(v: Violation, names: dict[int, str]) -> Problem:
         message=v.message,
         expected=v.expected,
         actual=v.actual,
-        rule=_quote(v.rule),
+        rule=quote(v.rule),
     )
 
 
@@ -286,7 +314,7 @@ def _seats(hand: HandRecord, judged: Replay) -> tuple[SeatRow, ...]:
                 position=labels.get(s.seat, ""),
                 stack=s.stack,
                 dealt_in=dealt,
-                hole_cards=_cards(cards) if cards else (unknown if dealt else ""),
+                hole_cards=cards_text(cards) if cards else (unknown if dealt else ""),
             )
         )
     return tuple(rows)
@@ -304,16 +332,20 @@ def _actions(
     for problem in problems:
         if problem.seq is not None:
             at[problem.seq].append(problem)
-    money = _money_of(hand)
+    money = money_of(hand)
     board_cards: dict[int | None, int] = defaultdict(int)
-    rows = []
+    rows: list[ActionRow] = []
     pot = 0
     for seq, action in enumerate(hand.actions):
         step = steps.get(seq)
         if step is not None:
             pot = step.pot_before
-        street = step.street.label if step is not None else "after the stop"
-        if street == "showdown" and action.type in _BETTING_TYPES:
+        if action.type is ActionType.UNCALLED and rows:
+            # the rules return an uncalled bet when its round closes; a line the log writes
+            # after the next card (or the hands shown) finds it out of the pot already
+            pot = min(pot, _pot_after(rows[-1]))
+        street = step.street.label if step is not None else "not replayed"
+        if street == "showdown" and action.type in BETTING_TYPES:
             street = "river"  # a check after the river closed (the engine flags it)
         if action.type is ActionType.BOARD:
             board_cards[action.run] += len(action.cards or ())
@@ -330,10 +362,11 @@ def _actions(
                 seat=action.seat,
                 player=names.get(action.seat) if action.seat is not None else None,
                 type=action.type.value,
-                description=_describe(action, step, money, hand.game.hole_cards),
+                description=_describe(action, step, money, hand.game.hole_cards)
+                + _returned_before(action, step, pot),
                 amount=_moved(action, step),
                 to_amount=step.to if step is not None and step.to is not None else action.to,
-                cards=_cards(action.cards),
+                cards=cards_text(action.cards),
                 all_in=action.all_in,
                 pot_before=pot,
                 stack_before=step.stack_before if step is not None else None,
@@ -346,6 +379,55 @@ def _actions(
             )
         )
     return tuple(rows)
+
+
+_DEAD_POSTS = frozenset({Blind.ANTE, Blind.DEAD})
+
+
+def _put_in_unreplayed(judged: Replay) -> dict[int, int]:
+    """Return the chips each seat puts in, as the log records them, at the actions the
+    replay did not reach (a void hand's, whose money still goes back to its owners)."""
+    hand = judged.hand
+    replayed = {step.seq for step in judged.steps}
+    street_bets: dict[int | None, int] = defaultdict(int)
+    put_in: dict[int, int] = defaultdict(int)
+    for seq, action in enumerate(hand.actions):
+        kind, seat = action.type, action.seat
+        if kind is ActionType.BOARD:
+            street_bets.clear()
+            continue
+        moved = 0
+        if kind is ActionType.POST:
+            moved = action.amount or 0
+            live = min(moved, hand.game.big_blind) if action.blind is Blind.BOTH else moved
+            street_bets[seat] += 0 if action.blind in _DEAD_POSTS else live
+        elif kind in (ActionType.CALL, ActionType.BET):
+            moved = action.amount or 0
+            street_bets[seat] += moved
+        elif kind is ActionType.RAISE:
+            moved = max((action.to or 0) - street_bets[seat], 0)
+            street_bets[seat] += moved
+        elif kind is ActionType.UNCALLED:
+            moved = -(action.amount or 0)
+        if seq not in replayed and seat is not None:
+            put_in[seat] += moved
+    return put_in
+
+
+def _pot_after(row: ActionRow) -> int:
+    """Return the chips in the middle after an action row (its pot before, moved)."""
+    if row.type in ("post", "call", "bet", "raise"):
+        return row.pot_before + (row.amount or 0)
+    if row.type == "uncalled":
+        return row.pot_before - (row.amount or 0)
+    return row.pot_before
+
+
+def _returned_before(action: Action, step: Step | None, pot: int) -> str:
+    """Say so when an uncalled bet the log returns late had left the pot already."""
+    if action.type is not ActionType.UNCALLED or step is None or pot >= step.pot_before:
+        return ""
+    return ": it left the pot when its betting round closed"
 
 
 def _partial_reason(hand: HandRecord) -> str:
@@ -381,7 +463,7 @@ def _describe(
         cards = action.cards or ()
         if not cards or all(c == UNKNOWN for c in cards):
             return f"is dealt {len(cards) or hole_cards} cards (not shown in the log)"
-        return f"is dealt {_cards(cards)}"
+        return f"is dealt {cards_text(cards)}"
     if kind is ActionType.FOLD:
         return "folds"
     if kind is ActionType.CHECK:
@@ -395,11 +477,11 @@ def _describe(
         adds = f" (puts in {money(added)})" if added is not None else ""
         return f"raises to {money(action.to or 0)}{adds}{all_in}"
     if kind is ActionType.BOARD:
-        return f"board: {_cards(action.cards)}"
+        return f"board: {cards_text(action.cards)}"
     if kind is ActionType.SHOW:
-        return f"shows {_cards(action.cards)}"
+        return f"shows {cards_text(action.cards)}"
     if kind is ActionType.MUCK:
-        return f"mucks {_cards(action.cards)}".rstrip()
+        return f"mucks {cards_text(action.cards)}".rstrip()
     return f"gets back {money(action.amount or 0)} (uncalled bet)"
 
 
@@ -448,154 +530,17 @@ def _showdown(judged: Replay, names: dict[int, str]) -> tuple[ShownHand, ...]:
                     runout=r + 1,
                     seat=seat,
                     player=names.get(seat, ""),
-                    hole_cards=_cards(cards),
+                    hole_cards=cards_text(cards),
                     high=high.description,
-                    high_cards=_cards(high.cards_used),
+                    high_cards=cards_text(high.cards_used),
                     low=low.description if low is not None else ("no low" if hilo else ""),
-                    low_cards=_cards(low.cards_used) if low is not None else "",
+                    low_cards=cards_text(low.cards_used) if low is not None else "",
                 )
             )
     return tuple(shown)
 
 
 # ------------------------------------------------------------------------------ pots
-
-
-def _pot_name(index: int) -> str:
-    return "main pot" if index == 0 else f"side pot {index}"
-
-
-def _pots(judged: Replay, settled: Settlement, names: dict[int, str]) -> tuple[PotRow, ...]:
-    rows = []
-    for pot in settled.pots:
-        awards = [a for a in settled.awards if a.pot == pot.index]
-        shares = tuple(
-            Share(
-                runout=a.runout,
-                half=a.half.value,
-                seat=a.seat,
-                player=names.get(a.seat, ""),
-                amount=a.amount,
-                hand=a.description,
-                cards_used=_cards(a.cards_used),
-                rules=tuple(_quote(r) for r in a.rules),
-            )
-            for a in awards
-        )
-        rows.append(
-            PotRow(
-                index=pot.index,
-                name=_pot_name(pot.index),
-                amount=pot.amount,
-                rake=pot.rake,
-                fees=pot.fees,
-                added=pot.added,
-                net=pot.net,
-                eligible=pot.eligible,
-                eligible_players=tuple(names.get(s, "") for s in pot.eligible),
-                shares=shares,
-                notes=_pot_notes(judged, pot, awards, names),
-            )
-        )
-    return tuple(rows)
-
-
-def _pot_notes(
-    judged: Replay, pot: Pot, awards: list[Award], names: dict[int, str]
-) -> tuple[Note, ...]:
-    """Say how a pot was divided: rake, runouts, halves, ties and odd chips, and why."""
-    money = _money_of(judged.hand)
-    notes: list[Note] = []
-    if pot.rake:
-        notes.append(
-            Note(f"rake of {money(pot.rake)} taken from this pot", _quote("R8.rake-allocation"))
-        )
-    if pot.fees:
-        notes.append(Note(f"fees of {money(pot.fees)} taken from this pot", None))
-    if pot.added:
-        notes.append(Note(f"{money(pot.added)} added by the site", None))
-    if pot.index > 0:
-        players = _and([names.get(s, str(s)) for s in pot.eligible])
-        notes.append(
-            Note(f"only {players} put in enough to win this side pot", _quote("R8.side-pots"))
-        )
-    if not awards:
-        return tuple(notes)
-    if any("R4.round-end" in a.rules for a in awards):
-        winner = names.get(awards[0].seat, "")
-        text = f"everyone else folded: {winner} wins the pot without a showdown"
-        notes.append(Note(text, _quote("R4.round-end")))
-        return tuple(notes)
-    runs = sorted({a.runout for a in awards})
-    if len(runs) > 1:
-        parts = [sum(a.amount for a in awards if a.runout == r) for r in runs]
-        text = f"divided between {len(runs)} boards: " + " / ".join(money(p) for p in parts)
-        if len(set(parts)) > 1:
-            text += " (the odd chip goes to the first board)"
-        notes.append(Note(text, _quote("R8.run-it-twice")))
-    hilo = judged.hand.game.variant.is_hilo
-    for r in runs:
-        on_board = [a for a in awards if a.runout == r]
-        board = f" on board {r}" if len(runs) > 1 else ""
-        high = [a for a in on_board if a.half is Half.HIGH]
-        low = [a for a in on_board if a.half is Half.LOW]
-        if hilo and low:
-            high_total, low_total = sum(a.amount for a in high), sum(a.amount for a in low)
-            text = f"split high/low{board}: high {money(high_total)}, low {money(low_total)}"
-            if high_total != low_total:
-                larger = "high" if high_total > low_total else "low"
-                text += f" (the odd chip goes to the {larger} half)"
-            notes.append(Note(text, _quote("R8.hi-lo")))
-            winners = {a.seat for a in on_board}
-            if len(winners) == 1:
-                who = names.get(on_board[0].seat, "")
-                notes.append(Note(f"{who} wins both halves{board} (a scoop)", _quote("R8.hi-lo")))
-        elif hilo and len(pot.eligible) > 1:
-            notes.append(
-                Note(
-                    f"no qualifying low{board}: the best high takes the whole pot",
-                    _quote("R8.hi-lo"),
-                )
-            )
-        whole = [a for a in on_board if a.half is Half.WHOLE]
-        for half, group in ((Half.HIGH, high), (Half.LOW, low), (Half.WHOLE, whole)):
-            if len(group) > 1:
-                notes.append(_tie(half, group, board, names, money, hilo))
-    return tuple(notes)
-
-
-def _tie(
-    half: Half,
-    group: list[Award],
-    board: str,
-    names: dict[int, str],
-    money: Callable[[int], str],
-    hilo: bool,
-) -> Note:
-    """Say how a tied pot or half was shared, and where the odd chips went."""
-    what = "the pot" if half is Half.WHOLE else f"the {half.value} half"
-    players = _and([names.get(a.seat, str(a.seat)) for a in group])
-    text = f"{what}{board} is tied between {players}"
-    amounts = {a.amount for a in group}
-    if len(amounts) == 1:
-        rule = "R8.hi-lo" if hilo else "R8.high-split"
-        return Note(f"{text}: {money(group[0].amount)} each", _quote(rule))
-    top = max(amounts)
-    odd = [names.get(a.seat, str(a.seat)) for a in group if a.amount == top]
-    chips = "the odd chip goes" if len(odd) == 1 else "the odd chips go"
-    text += (
-        f": {', '.join(money(a.amount) for a in group)}; {chips} to {_and(odd)}: of the "
-        "tied players, the first clockwise from the button"
-    )
-    return Note(text, _quote("R8.odd-chips"))
-
-
-def _and(words: list[str]) -> str:
-    """Join words as a sentence does: ``a``, ``a and b``, ``a, b and c``."""
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
-
-
-# ------------------------------------------------------------------------------ money
 
 
 def _players(hand: HandRecord, judged: Replay, settled: Settlement) -> tuple[PlayerMoney, ...]:
@@ -614,6 +559,7 @@ def _players(hand: HandRecord, judged: Replay, settled: Settlement) -> tuple[Pla
         cash = {c.seat: c.amount for c in result.cash_outs}
         fees = {c.seat: c.fee for c in result.cash_outs}
     compare = settled.payouts_match is not None
+    unjudged = _put_in_unreplayed(judged) if judged.status is Status.VOID else {}
     rows = []
     for i, seat in sorted(enumerate(judged.seats), key=lambda item: item[1]):
         player = hand.seat(seat)
@@ -630,7 +576,7 @@ def _players(hand: HandRecord, judged: Replay, settled: Settlement) -> tuple[Pla
             PlayerMoney(
                 seat=seat,
                 player=player.player if player is not None else "",
-                invested=judged.invested[i],
+                invested=judged.invested[i] + unjudged.get(seat, 0),
                 won=won,
                 won_recorded=won_recorded,
                 final_stack=final,

@@ -130,7 +130,7 @@ class Share:
 
 @dataclass(frozen=True, slots=True)
 class Note:
-    """A sentence saying how a pot was divided, and the rule it follows."""
+    """A sentence about the hand or about how a pot was divided, and the rule it follows."""
 
     text: str
     rule: RuleQuote | None
@@ -214,12 +214,19 @@ class Explanation:
     total_pot_recorded: int | None
     rake: int
     problems: tuple[Problem, ...]
-    notes: tuple[str, ...]
+    notes: tuple[Note, ...]
+    unsettled: str | None
+    """Why the rules could not award the pots of a hand that reached a showdown (a card
+    dealt twice, say); ``None`` when they could, or when the hand is void, partial or
+    stopped (its status says why)."""
 
     @property
     def rules_cited(self) -> tuple[RuleQuote, ...]:
         """Return every rule the explanation cites, once each, in order of first citation."""
         seen: dict[str, RuleQuote] = {}
+        for note in self.notes:
+            if note.rule is not None:
+                seen.setdefault(note.rule.id, note.rule)
         for problem in self.problems:
             seen.setdefault(problem.rule.id, problem.rule)
         for pot in self.pots:

@@ -20,7 +20,14 @@ from typing import Literal
 import msgspec
 
 from pipeline.money import format_amount
-from pipeline.reports.explain import CASH_OUT_RULE, Explanation, PotRow, Problem, money_text
+from pipeline.reports.explain import (
+    CASH_OUT_RULE,
+    Explanation,
+    PotRow,
+    Problem,
+    RuleQuote,
+    money_text,
+)
 
 __all__ = ["FORMATS", "render", "to_html", "to_json", "to_markdown", "to_text"]
 
@@ -93,6 +100,7 @@ class _Table:
 class _Para:
     text: str
     mark: Mark = ""
+    cards: bool = False  # the text shows cards (HTML draws them); else names may look alike
 
 
 @dataclass(slots=True)
@@ -142,7 +150,12 @@ def _facts(e: Explanation, money: _Money) -> list[tuple[str, str]]:
     if e.started_at is not None:
         played = e.started_at.replace("T", " ").replace("+00:00", " UTC")
     local = e.local_time or "not recorded (the log gives UTC only)"
-    if e.payouts_match is None:
+    recorded = any(p.won_recorded is not None for p in e.players)
+    if e.unsettled is not None:
+        paid = "the rules could not award the pots, so the log's collections are not checked"
+        if not recorded:
+            paid = "the rules could not award the pots"
+    elif e.payouts_match is None:
         paid = "there is no recorded payout to compare"
     elif e.payouts_match and any(p.code == "uncalled-bet-mismatch" for p in e.problems):
         paid = "every collection matches the log, but a returned bet does not"
@@ -154,7 +167,10 @@ def _facts(e: Explanation, money: _Money) -> list[tuple[str, str]]:
     warnings = len(e.problems) - errors
     verdict = f"status {e.status}; {errors} error(s), {warnings} warning(s); {paid}"
     if e.status == "void":  # as croupier check says: a cancelled hand fails nothing
-        verdict = f"status void: cancelled by the site, fails nothing; {paid}"
+        verdict = (
+            "status void: the site cancelled the hand, so nothing in it counts as an error "
+            "or a warning; every chip put in goes back to its owner"
+        )
     items = [
         ("Hand", f"{e.croupier_id} (the site's hand number: {e.hand_id})"),
         ("Site", e.site),
@@ -169,7 +185,8 @@ def _facts(e: Explanation, money: _Money) -> list[tuple[str, str]]:
     if e.flags:
         items.append(("Flags", "; ".join(e.flags)))
     for note in e.notes:
-        items.append(("Note", note))
+        rule = f" [{note.rule.id}]" if note.rule is not None else ""
+        items.append(("Note", f"{note.text}{rule}"))
     return items
 
 
@@ -186,13 +203,17 @@ def _seats(e: Explanation, money: _Money) -> _Table:
     return table
 
 
-def _mark_of(problems: tuple[Problem, ...]) -> Mark:
+def _mark_of(problems: tuple[Problem, ...], void: bool) -> Mark:
+    if void:  # a cancelled hand fails nothing: its problems are information only
+        return ""
     if any(p.severity == "error" for p in problems):
         return "error"
     return "warning" if problems else ""
 
 
-def _problem_cell(problems: tuple[Problem, ...]) -> str:
+def _problem_cell(problems: tuple[Problem, ...], void: bool) -> str:
+    if void:
+        return "; ".join(f"not counted (void hand): {p.code} [{p.rule.id}]" for p in problems)
     return "; ".join(f"{p.severity.upper()} {p.code} [{p.rule.id}]" for p in problems)
 
 
@@ -211,13 +232,15 @@ def _actions(e: Explanation, money: _Money) -> list[_Block]:
                 money(a.pot_before),
                 money(a.to_call),
                 a.legal,
-                _problem_cell(a.problems),
+                _problem_cell(a.problems, e.status == "void"),
             ],
-            _mark_of(a.problems),
+            _mark_of(a.problems, e.status == "void"),
         )
     blocks: list[_Block] = [
         _Para(
-            "'Pot before' counts every chip in the middle before the action; 'To call' is "
+            "'Pot before' counts every chip in the middle before the action (an uncalled bet "
+            "leaves it at the line that returns it, or, when the log writes that line later, "
+            "as its betting round closes); 'To call' is "
             "what the player could call (what they owed, or all they had when that was "
             "less); 'Allowed' is what the rules let them do ('all-in' where a call takes "
             "the whole stack). Line is the action's line in "
@@ -232,7 +255,7 @@ def _boards(e: Explanation) -> list[_Block]:
     if not e.boards:
         return [_Para("No board cards were dealt.")]
     if len(e.boards) == 1:
-        return [_Para(f"Board: {e.boards[0].cards}")]
+        return [_Para(f"Board: {e.boards[0].cards}", cards=True)]
     table = _Table(["Board", "Cards"])
     for b in e.boards:
         table.add([str(b.runout), b.cards])
@@ -260,6 +283,8 @@ _NO_PROBLEM = {
 
 
 def _showdown(e: Explanation) -> list[_Block]:
+    if not e.showdown and e.unsettled is not None:
+        return [_Para(f"The hands reached a showdown, but {e.unsettled}.")]
     if not e.showdown:
         return [_Para(_NO_SHOWDOWN.get(e.status, _NO_SHOWDOWN["ok"]))]
     hilo = any(s.low for s in e.showdown)
@@ -282,6 +307,17 @@ def _pots(e: Explanation, money: _Money) -> list[_Block]:
     if not e.pots:
         return [_Para(_NO_POT.get(e.status, "No pot was awarded."))]
     blocks: list[_Block] = []
+    if e.unsettled is not None:
+        blocks.append(_Para(f"No pot was awarded by the rules: {e.unsettled}."))
+        paid = [
+            f"{p.player} {money(p.won_recorded)}"
+            for p in e.players
+            if p.won_recorded  # None: nothing recorded; 0: collected nothing
+        ]
+        if paid:
+            blocks.append(
+                _Para(f"The log records these collections, unchecked: {', '.join(paid)}.")
+            )
     for pot in e.pots:
         blocks.append(_Para(_pot_head(pot, money)))
         for note in pot.notes:
@@ -295,7 +331,7 @@ def _pots(e: Explanation, money: _Money) -> list[_Block]:
                     share.half,
                     share.player,
                     money(share.amount),
-                    share.hand or "(no showdown)",
+                    share.hand or _no_hand(share.rules),
                     share.cards_used,
                     ", ".join(q.id for q in share.rules),
                 ]
@@ -311,6 +347,14 @@ def _pots(e: Explanation, money: _Money) -> list[_Block]:
     else:
         blocks.append(_Para(f"{total}."))
     return blocks
+
+
+def _no_hand(rules: tuple[RuleQuote, ...]) -> str:
+    """Say why a share names no hand: nobody was left to show one, or nobody else could
+    win that pot, so no hands were compared for it."""
+    if any(q.id == "R4.round-end" for q in rules):
+        return "(no showdown: everyone else folded)"
+    return "(not compared: nobody else could win this pot)"
 
 
 def _pot_head(pot: PotRow, money: _Money) -> str:
@@ -350,14 +394,15 @@ def _players(e: Explanation, money: _Money) -> list[_Block]:
             if p.cash_out_fee:
                 paid += f" less a {money(p.cash_out_fee)} fee"
             check = f"{check}; {paid} instead [{CASH_OUT_RULE}]".lstrip("; ")
+        awarded = e.unsettled is None
         table.add(
             [
                 str(p.seat),
                 p.player,
                 money(p.invested),
-                money(p.won),
+                money(p.won) if awarded else "not awarded",
                 money(p.won_recorded),
-                money(p.final_stack),
+                money(p.final_stack) if awarded else "",
                 money(p.final_recorded),
                 check,
             ],
@@ -371,6 +416,12 @@ def _players(e: Explanation, money: _Money) -> list[_Block]:
                 " A player who cashed out is paid the cash-out instead of what they won, and "
                 "their final stack counts the cash-out."
                 if any(p.cash_out is not None for p in e.players)
+                else ""
+            )
+            + (
+                " The site cancelled this hand: every chip put in goes back, so each final "
+                "stack is the stack the player started with."
+                if e.status == "void"
                 else ""
             )
         ),
@@ -393,9 +444,14 @@ def _problems(e: Explanation) -> list[_Block]:
     if not e.problems:
         return [_Para(_NO_PROBLEM.get(e.status, _NO_PROBLEM["ok"]))]
     blocks: list[_Block] = []
-    if e.status == "void":
+    void = e.status == "void"
+    if void:
         blocks.append(
-            _Para("The site cancelled the hand: what it lacks is why, and fails nothing.")
+            _Para(
+                "The site cancelled this hand, so nothing in it counts as an error or a "
+                "warning (the log does not say why it was cancelled). What follows would "
+                "break a rule in a hand that was played; here it is information only."
+            )
         )
     for p in e.problems:
         where = "the hand as a whole" if p.seq is None else f"action #{p.seq}"
@@ -403,11 +459,13 @@ def _problems(e: Explanation) -> list[_Block]:
         detail = ""
         if p.expected is not None or p.actual is not None:
             detail = f" Expected {p.expected or '-'}; the log has {p.actual or '-'}."
+        kind = "Not counted (void hand)" if void else p.severity.capitalize()
         text = (
-            f"{p.severity.capitalize()} at {where}{who}: {p.message}.{detail} "
+            f"{kind} at {where}{who}: {p.message}.{detail} "
             f"[code {p.code}] Rule {p.rule.id}: {p.rule.text or '(not in RULES.md)'}"
         )
-        blocks.append(_Para(text, "error" if p.severity == "error" else "warning"))
+        mark: Mark = "" if void else "error" if p.severity == "error" else "warning"
+        blocks.append(_Para(text, mark))
     return blocks
 
 
@@ -572,6 +630,14 @@ def _html_text(text: str) -> str:
     return "".join(out)
 
 
+def _column_kind(header: str) -> Callable[[str], str]:
+    """Return how to show a column's cells: cards with suit symbols only in card columns
+    and in the action text (which names no player); names and the rest as written."""
+    if "card" in header.lower():
+        return _html_cards
+    return _html_text if header == "Action" else _h
+
+
 def to_html(explanation: Explanation) -> str:
     """Render as one self-contained HTML page (inline CSS, no scripts, nothing fetched)."""
     title, sections = _document(explanation)
@@ -595,21 +661,21 @@ def to_html(explanation: Explanation) -> str:
         for block in section.blocks:
             if isinstance(block, _Facts):
                 out.append("<dl>")
-                out += [f"<dt>{_h(k)}</dt><dd>{_html_text(v)}</dd>" for k, v in block.items]
+                out += [f"<dt>{_h(k)}</dt><dd>{_h(v)}</dd>" for k, v in block.items]
                 out.append("</dl>")
             elif isinstance(block, _Para):
                 kind = block.mark or ("note" if block.text.startswith("- ") else "")
                 attr = f' class="{kind}"' if kind else ""
-                out.append(f"<p{attr}>{_html_text(block.text.removeprefix('- '))}</p>")
+                text = block.text.removeprefix("- ")
+                out.append(f"<p{attr}>{_html_text(text) if block.cards else _h(text)}</p>")
             else:
                 out.append("<table>")
                 out.append("<tr>" + "".join(f"<th>{_h(h)}</th>" for h in block.headers) + "</tr>")
-                cards = ["card" in h.lower() for h in block.headers]
+                kinds = [_column_kind(h) for h in block.headers]
                 for row, mark in zip(block.rows, block.marks, strict=True):
                     attr = f' class="{mark}"' if mark else ""
                     cells = "".join(
-                        f"<td>{_html_cards(c) if card else _html_text(c)}</td>"
-                        for c, card in zip(row, cards, strict=True)
+                        f"<td>{kind(c)}</td>" for c, kind in zip(row, kinds, strict=True)
                     )
                     out.append(f"<tr{attr}>{cells}</tr>")
                 out.append("</table>")

@@ -5,7 +5,8 @@ the line of each of its actions in its source file.
 hand number, and reads it again from its source file; :func:`find_in_file` finds one in a
 hand-log file. Both raise :class:`ExplainError` (one line) when the hand cannot be found.
 :func:`source_lines` finds each action's line (PokerStars text and PHH: by reading the
-hand again; JSON Lines: the hand's line) and the local time the log printed.
+hand again; JSON Lines: the hand's line) and the local time the log printed;
+:func:`lines_note` says which actions it could not place.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from pipeline.lake.query import NoLake, connect
 from pipeline.model import Action, ActionType, Blind, HandRecord
 from pipeline.violations import Reject
 
-__all__ = ["ExplainError", "Located", "find_in_file", "locate", "source_lines"]
+__all__ = ["ExplainError", "Located", "find_in_file", "lines_note", "locate", "source_lines"]
 
 
 class ExplainError(Exception):
@@ -76,6 +77,22 @@ def source_lines(hand: HandRecord, path: Path) -> tuple[list[int | None], str | 
         times = _TIME_RE.findall(block[0][1])
         return _pokerstars_lines(hand, block), (" / ".join(times) or None)
     return _phh_lines(hand, block), _phh_time(block)
+
+
+def lines_note(hand: HandRecord, lines: Sequence[int | None]) -> str | None:
+    """Say which actions :func:`source_lines` found no line for (``None``: it found all)."""
+    unplaced = sum(1 for line in lines if line is None)
+    if unplaced == len(lines):
+        return (
+            f"The line of each action is not known; the hand starts at line {hand.line} "
+            f"of {hand.source}."
+        )
+    if unplaced:
+        return (
+            f"{unplaced} action(s) have no line of their own: the log implies them without "
+            "writing them (an uncalled bet returned, say)."
+        )
+    return None
 
 
 def _block(path: Path, first: int, fmt: str) -> Iterator[tuple[int, str]]:
