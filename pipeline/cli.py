@@ -57,6 +57,7 @@ from pipeline.files import replaced
 from pipeline.formats import INPUT_FORMATS
 from pipeline.formats.jsonl import write_jsonl
 from pipeline.generate import GameChoice, RakePolicy, generate_hands
+from pipeline.lake.manifest import ManifestError
 from pipeline.lake.query import NoLake, NotReadOnly, run_query
 from pipeline.lake.store import LakeLocked
 from pipeline.model import Betting, Variant
@@ -765,6 +766,9 @@ def _run(args: list[str]) -> int:
         raise  # main ends quietly
     except OSError as error:
         return _environment_error(error, args)
+    except ManifestError as error:  # a damaged lake: its own message says what to do
+        stderr.print(f"[bold red]error:[/] {escape(str(error))}", soft_wrap=True)
+        return EXIT_ENVIRONMENT
     except Exception as error:  # the environment or a bug: one clear line, the rest on --debug
         if getattr(error, "exit_code", None) is not None:
             return _usage_error(error)

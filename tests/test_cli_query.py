@@ -179,3 +179,18 @@ def test_an_unknown_rule_set_names_the_option_and_the_names_help_lists() -> None
     assert "2026" not in said
     shown = " ".join(runner.invoke(app, ["check", "--help"], env={"COLUMNS": "300"}).stdout.split())
     assert "Rule set: standard or pokerstars." in shown
+
+
+@pytest.mark.parametrize("body", [b"", b"{not json", b'{"format": 1, "runs": [{}]}', b"[1]"])
+def test_a_damaged_manifest_is_one_line_that_names_it_and_says_what_to_do(
+    body: bytes, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lake = tmp_path / "lake"
+    run_lake([str(SAMPLE)], lake, workers=1)
+    (lake / "_manifest.json").write_bytes(body)
+    query = ["query", "SELECT 1", "--lake", str(lake)]
+    for args in (query, ["run", str(SAMPLE), "--out", str(lake), "-q"]):
+        assert main(args) == 3
+        err = " ".join(capsys.readouterr().err.split())
+        assert f"the lake's manifest {lake / '_manifest.json'} cannot be read" in err
+        assert "restore it from a backup" in err and "ManifestError" not in err

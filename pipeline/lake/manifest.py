@@ -23,6 +23,7 @@ __all__ = [
     "FileEntry",
     "InputEntry",
     "Manifest",
+    "ManifestError",
     "RunEntry",
     "load_manifest",
     "write_manifest",
@@ -123,12 +124,15 @@ def load_manifest(lake: Path) -> Manifest:
     path = lake / MANIFEST
     if not path.exists():
         return Manifest()
-    data = json.loads(path.read_text(encoding="utf-8"))
-    if data.get("format") != FORMAT:
-        raise ValueError(f"{path}: unknown manifest format {data.get('format')!r}")
-    runs = []
-    for raw in data["runs"]:
-        runs.append(
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ManifestError(path, f"not JSON: {error}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        found = data.get("format") if isinstance(data, dict) else None
+        raise ManifestError(path, f"unknown manifest format {found!r}")
+    try:
+        runs = [
             RunEntry(
                 run_id=raw["run_id"],
                 started_at=raw["started_at"],
@@ -140,8 +144,24 @@ def load_manifest(lake: Path) -> Manifest:
                 retired=list(raw["retired"]),
                 seconds=dict(raw.get("seconds", {})),
             )
-        )
+            for raw in data["runs"]
+        ]
+    except (KeyError, TypeError, AttributeError) as error:
+        raise ManifestError(
+            path, f"a run entry is malformed ({type(error).__name__}: {error})"
+        ) from None
     return Manifest(runs)
+
+
+class ManifestError(ValueError):
+    """The lake's manifest cannot be read: the lake's record of what it holds is damaged."""
+
+    def __init__(self, path: Path, why: str) -> None:
+        super().__init__(
+            f"the lake's manifest {path} cannot be read ({why}); it is the record of what the "
+            "lake holds, so nothing is guessed: restore it from a backup, or move the lake "
+            "aside and run again"
+        )
 
 
 def write_manifest(lake: Path, manifest: Manifest) -> None:
