@@ -237,7 +237,7 @@ def print_report(report: RunReport) -> None:
         ("files skipped (already ingested)", len(report.skipped)),
     ]
     if report.completed:
-        rows.append(("  of the duplicates, partial in the lake and whole here", report.completed))
+        rows.append(("  of the duplicates, cut in the lake and whole here", report.completed))
     rows += [(f"status {name}", n) for name, n in sorted(report.statuses.items())]
     rows += [(f"payouts match: {k}", n) for k, n in sorted(report.payouts.items())]
     rows += [(f"violation {code}", n) for code, n in report.codes.most_common()]
@@ -248,7 +248,8 @@ def print_report(report: RunReport) -> None:
     if report.completed:  # a session file that grew: its cut hand is whole now
         stderr.print(
             f"{report.completed:,} {'hand' if report.completed == 1 else 'hands'} the lake "
-            f"holds as partial {'is' if report.completed == 1 else 'are'} whole in these inputs; "
+            f"holds as cut (partial, or a truncated-hand reject) "
+            f"{'is' if report.completed == 1 else 'are'} whole in these inputs; "
             "the lake keeps its first copy. To take the whole ones, run again with --replace "
             "(it replaces what earlier runs read from these files, earlier versions included).",
             soft_wrap=True,

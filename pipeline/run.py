@@ -32,7 +32,6 @@ from typing import IO
 
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
 from pipeline import __version__
 from pipeline.check import discover
@@ -47,7 +46,6 @@ from pipeline.formats import (
 )
 from pipeline.formats.jsonl import decode_line, iter_lines
 from pipeline.formats.limits import Readable
-from pipeline.lake.keys import KeySet
 from pipeline.lake.manifest import (
     FileEntry,
     InputEntry,
@@ -57,6 +55,15 @@ from pipeline.lake.manifest import (
 )
 from pipeline.lake.rows import ChunkRows
 from pipeline.lake.schema import PARTITIONED
+from pipeline.lake.seen import (
+    Seen,
+    Tally,
+    cut_before,
+    drop_hands,
+    existing_keys,
+    existing_rejects,
+    repeated_rejects,
+)
 from pipeline.lake.staged import fetch, has_fsspec, is_url, remove, write_staged
 from pipeline.lake.store import clean_orphans, lake_lock, publish, staging_dir
 from pipeline.model import HandRecord, Status
@@ -283,72 +290,6 @@ def _chunks(
         yield lines, rejects
 
 
-def _existing_keys(lake: Path, files: Iterable[str]) -> tuple[KeySet, set[tuple[str, str]]]:
-    """Return the keys of the hands the lake's committed ``hands`` files hold, and the
-    keys of those that are ``partial``."""
-    keys = KeySet()
-    partial: set[tuple[str, str]] = set()
-    for relative in files:
-        table = pq.read_table(lake / relative, columns=["site", "hand_id", "status"])
-        sites = table["site"].cast(pa.string()).to_pylist()
-        keys.update(zip(sites, table["hand_id"].to_pylist(), strict=True))
-        cut = table.filter(pc.equal(table["status"].cast(pa.string()), Status.PARTIAL.value))
-        if cut.num_rows:
-            partial.update(
-                zip(
-                    cut["site"].cast(pa.string()).to_pylist(),
-                    cut["hand_id"].to_pylist(),
-                    strict=True,
-                )
-            )
-    return keys, partial
-
-
-def _drop_hands(
-    staging: Path, files: list[tuple[str, str, int]], drop: set[tuple[str, str]], dropped: _Tally
-) -> list[tuple[str, str, int]]:
-    """Rewrite a chunk's staged files without the given hands; return the new file list.
-
-    The statuses, violation codes and payout checks of the hands dropped are counted in
-    ``dropped`` (for the caller to take off the chunk's counts).
-    """
-    kept: list[tuple[str, str, int]] = []
-    marks = pa.array(sorted(f"{site}\x00{hand}" for site, hand in drop))
-    for table_name, relative, _ in files:
-        path = staging / relative
-        table = pq.read_table(path)
-        if "site" in table.column_names:
-            keys = pc.binary_join_element_wise(
-                table["site"].cast(pa.string()), table["hand_id"], "\x00"
-            )
-            hit = pc.is_in(keys, value_set=marks)
-            _count_dropped(table_name, table.filter(hit), dropped)
-            table = table.filter(pc.invert(hit))
-        if table.num_rows == 0:
-            path.unlink()
-            continue
-        pq.write_table(table, path, compression="zstd")
-        kept.append((table_name, relative, table.num_rows))
-    return kept
-
-
-@dataclass(slots=True)
-class _Tally:
-    """Statuses, violation codes and payout checks of some hands."""
-
-    statuses: Counter[str] = field(default_factory=Counter)
-    codes: Counter[str] = field(default_factory=Counter)
-    payouts: Counter[str] = field(default_factory=Counter)
-
-
-def _count_dropped(name: str, rows: pa.Table, dropped: _Tally) -> None:
-    if name == "hands":
-        dropped.statuses.update(str(v) for v in rows["status"].to_pylist())
-        dropped.payouts.update(str(v).lower() for v in rows["payouts_match"].to_pylist())
-    elif name == "violations":
-        dropped.codes.update(str(v) for v in rows["code"].to_pylist())
-
-
 def run_lake(
     inputs: Iterable[str],
     lake: str | Path,
@@ -424,8 +365,15 @@ def run_lake(
                 earlier = {sha} | versions.get(os.path.abspath(name), set())
                 retire |= {path for path, f in live.items() if f.input in earlier}
             plan.append((name, sha, size))
-        keys_seen, partial_seen = _existing_keys(
+        keys_seen, partial_seen = existing_keys(
             root, (p for p, f in live.items() if f.table == "hands" and p not in retire)
+        )
+        seen = Seen(
+            keys_seen,
+            partial_seen,
+            existing_rejects(
+                root, (p for p, f in live.items() if f.table == "rejects" and p not in retire)
+            ),
         )
         added: list[FileEntry] = []
         count = workers if workers is not None else (os.cpu_count() or 1)
@@ -456,7 +404,7 @@ def run_lake(
                     if remote is not None:
                         for _, relative, _ in result.files:
                             fetch(remote, relative, staging)
-                    _account(result, entry, report, keys_seen, staging, added, partial_seen)
+                    _account(result, entry, report, seen, staging, added)
                     progress("hands", result.read)
                 for f in added[first_file:]:
                     f.input = entry.sha256  # stdin's hash is known only once it is read
@@ -622,29 +570,38 @@ def _account(
     result: ChunkResult,
     entry: InputEntry,
     report: RunReport,
-    seen: KeySet,
+    seen: Seen,
     staging: Path,
     added: list[FileEntry],
-    partial: set[tuple[str, str]] | frozenset[tuple[str, str]] = frozenset(),
 ) -> None:
     """Count a chunk's hands, drop those already seen, and list its files to publish.
 
-    ``partial`` holds the keys of the lake's ``partial`` hands: a repeat of one that this
-    chunk has whole is counted in ``report.completed`` (the lake keeps its first copy).
+    A hand the lake holds (the same site and hand id) is a duplicate, and so is a reject
+    it holds (the same line of the same source, with the same code, message and text). A
+    hand the lake holds as ``partial``, or whose line it holds as a cut hand (a
+    ``truncated-hand`` reject), that this chunk has whole is a duplicate counted in
+    ``report.completed``: the lake keeps its first copy until a run with ``--replace``.
     """
-    repeats = seen.present(result.keys)
     files = result.files
+    again = 0  # rejects the lake holds already
+    if result.rejects:
+        files, again = repeated_rejects(staging, files, seen.rejects)
+    whole_now: set[tuple[str, str]] = set()  # hands whose line the lake holds as cut
+    if entry.path in seen.rejects.sources():
+        whole_now = cut_before(staging, files, seen.rejects.cut)
+    repeats = seen.keys.present(result.keys) | whole_now
     statuses, codes, payouts = result.statuses, result.codes, result.payouts
     if repeats:
-        dropped = _Tally()
-        files = _drop_hands(staging, files, repeats, dropped)
-        report.completed += len((repeats & partial) - result.partial)
+        dropped = Tally()
+        files = drop_hands(staging, files, repeats, dropped)
+        whole = repeats - result.partial
+        report.completed += len(whole & (seen.partial | whole_now))
         statuses, codes = statuses - dropped.statuses, codes - dropped.codes
         payouts = payouts - dropped.payouts
-    seen.update(result.keys)
+    seen.keys.update(result.keys)
     entry.read += result.read
-    entry.rejects += result.rejects
-    entry.duplicates += result.duplicates + len(repeats)
+    entry.rejects += result.rejects - again
+    entry.duplicates += result.duplicates + len(repeats) + again
     entry.hands += result.hands - len(repeats)
     report.statuses.update(statuses)
     report.codes.update(codes)

@@ -129,7 +129,7 @@ def test_a_full_disk_leaves_the_lake_unchanged_with_a_clear_message(
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(where))
         real(table, where, **kwargs)
 
-    monkeypatch.setattr("pipeline.run.pq.write_table", full_disk)
+    monkeypatch.setattr("pyarrow.parquet.write_table", full_disk)
     code = main(["run", str(second), "--out", str(lake), "--quiet", "--workers", "1"])
     err = capsys.readouterr().err
     assert code == 3
@@ -138,7 +138,7 @@ def test_a_full_disk_leaves_the_lake_unchanged_with_a_clear_message(
     assert _contents(lake) == before
     assert _files(lake) == listing, "the failed run left files in the lake"
 
-    monkeypatch.setattr("pipeline.run.pq.write_table", real)
+    monkeypatch.setattr("pyarrow.parquet.write_table", real)
     assert main(["run", str(second), "--out", str(lake), "--quiet", "--workers", "1"]) == 0
     assert len(_contents(lake)["hands"]) > len(before["hands"])
 

@@ -196,7 +196,9 @@ def test_the_run_summary_says_when_a_partial_hand_in_the_lake_is_whole_in_an_inp
     runner.invoke(app, ["run", str(tmp_path / "early.jsonl"), "--out", str(lake)])
     result = runner.invoke(app, ["run", str(tmp_path / "late.jsonl"), "--out", str(lake)])
     assert result.exit_code == 0
-    assert "1 hand the lake holds as partial is whole in these inputs" in result.output
+    assert "1 hand the lake holds as cut (partial, or a truncated-hand reject) is whole" in (
+        " ".join(result.output.split())
+    )
     summary = runner.invoke(
         app, ["run", str(tmp_path / "late.jsonl"), "--out", str(lake), "--format", "json"]
     )
@@ -542,3 +544,44 @@ def test_an_invalid_hand_s_total_pot_is_the_chips_put_in_and_sites_count_apart(
         "FROM violations)",
     ).rows[0][0]
     assert by_code == per_code > 0
+
+
+def test_a_reject_read_again_is_a_duplicate_not_a_second_row(tmp_path: Path) -> None:
+    lake = tmp_path / "lake"
+    lines = _generated(tmp_path / "gen.jsonl", 6, seed=3).read_bytes().splitlines()
+    log = tmp_path / "session.jsonl"
+    log.write_bytes(b"\n".join([*lines[:3], b"{broken", *lines[3:5]]) + b"\n")
+    first = run_lake([str(log)], lake, workers=1)
+    assert (first.inputs[0].rejects, first.inputs[0].hands) == (1, 5)
+    log.write_bytes(log.read_bytes() + lines[5] + b"\n")  # the session file grew by one hand
+    grown = run_lake([str(log)], lake, workers=1).inputs[0]
+    assert (grown.read, grown.hands, grown.rejects, grown.duplicates) == (7, 1, 0, 6)
+    assert run_query(lake, "SELECT count(*) FROM rejects").rows == [(1,)]
+    for _ in range(2):  # the same bytes piped twice
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"{broken\n")))
+            run_lake(["-"], lake, workers=1)
+    sql = "SELECT count(*) FROM rejects WHERE source = '<stdin>'"
+    assert run_query(lake, sql).rows == [(1,)]
+
+
+def test_a_line_the_lake_holds_as_a_cut_hand_and_now_whole_waits_for_replace(
+    tmp_path: Path,
+) -> None:
+    """A session file read while its last line was being written: that line is a
+    truncated-hand reject. Read again grown, the whole hand is a duplicate counted apart
+    (not a hand in the lake beside its reject); --replace takes the file whole."""
+    lake = tmp_path / "lake"
+    lines = _generated(tmp_path / "gen.jsonl", 5, seed=4).read_bytes().splitlines()
+    log = tmp_path / "session.jsonl"
+    log.write_bytes(b"\n".join(lines[:3]) + b"\n" + lines[3][:300])  # no line end: cut
+    first = run_lake([str(log)], lake, workers=1)
+    assert run_query(lake, "SELECT code, line FROM rejects").rows == [("truncated-hand", 4)]
+    log.write_bytes(b"\n".join(lines) + b"\n")
+    grown = run_lake([str(log)], lake, workers=1)
+    assert (grown.hands, grown.duplicates, grown.completed) == (1, 4, 1)
+    sql = "SELECT count(*) FROM hands h JOIN rejects r ON h.source = r.source AND h.line = r.line"
+    assert run_query(lake, sql).rows == [(0,)]  # no line is both a hand and a reject
+    assert first.hands + grown.hands == _count(lake, "hands") == 4
+    run_lake([str(log)], lake, workers=1, replace=True)
+    assert (_count(lake, "hands"), _count(lake, "rejects")) == (5, 0)

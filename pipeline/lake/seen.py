@@ -1,0 +1,206 @@
+"""What the lake already holds, so that a run takes every input line once.
+
+A run reads the keys of the hands the lake holds (and which are ``partial``) and its
+rejects; each chunk's staged files are then checked against them (:class:`Seen`): a hand
+already in the lake, a reject already in it, or a hand whose line the lake holds as a cut
+hand is dropped from the staged files (:func:`drop_hands`, :func:`repeated_rejects`) and
+counted as a duplicate.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from pipeline.lake.keys import KeySet
+from pipeline.model import Status
+from pipeline.violations import RejectCode
+
+__all__ = [
+    "RejectKey",
+    "Rejects",
+    "Seen",
+    "Tally",
+    "cut_before",
+    "drop_hands",
+    "existing_keys",
+    "existing_rejects",
+    "reject_keys",
+    "repeated_rejects",
+]
+
+
+def existing_keys(lake: Path, files: Iterable[str]) -> tuple[KeySet, set[tuple[str, str]]]:
+    """Return the keys of the hands the lake's committed ``hands`` files hold, and the
+    keys of those that are ``partial``."""
+    keys = KeySet()
+    partial: set[tuple[str, str]] = set()
+    for relative in files:
+        table = pq.read_table(lake / relative, columns=["site", "hand_id", "status"])
+        sites = table["site"].cast(pa.string()).to_pylist()
+        keys.update(zip(sites, table["hand_id"].to_pylist(), strict=True))
+        cut = table.filter(pc.equal(table["status"].cast(pa.string()), Status.PARTIAL.value))
+        if cut.num_rows:
+            partial.update(
+                zip(
+                    cut["site"].cast(pa.string()).to_pylist(),
+                    cut["hand_id"].to_pylist(),
+                    strict=True,
+                )
+            )
+    return keys, partial
+
+
+RejectKey = tuple[str, int, str, str, str]
+"""A reject as the lake holds it: source, line, code, message and excerpt."""
+
+
+@dataclass(slots=True)
+class Rejects:
+    """The rejects the lake holds (and this run has written so far), so that an input line
+    read again (a grown session file, the same bytes twice) is one reject, counted once."""
+
+    keys: set[RejectKey] = field(default_factory=set)
+    cut: set[tuple[str, int]] = field(default_factory=set)  # truncated-hand: source, line
+
+    def add(self, table: pa.Table) -> None:
+        """Remember the rejects of a table with the ``rejects`` schema."""
+        keys = reject_keys(table)
+        self.keys.update(keys)
+        truncated = RejectCode.TRUNCATED_HAND.value
+        self.cut.update((key[0], key[1]) for key in keys if key[2] == truncated)
+
+    def sources(self) -> set[str]:
+        """Return the sources of the cut hands remembered."""
+        return {source for source, _ in self.cut}
+
+
+def reject_keys(table: pa.Table) -> list[RejectKey]:
+    """Return the key of every row of a table with the ``rejects`` schema."""
+    return list(
+        zip(
+            table["source"].to_pylist(),
+            table["line"].to_pylist(),
+            [str(code) for code in table["code"].to_pylist()],
+            table["message"].to_pylist(),
+            table["excerpt"].to_pylist(),
+            strict=True,
+        )
+    )
+
+
+def existing_rejects(lake: Path, files: Iterable[str]) -> Rejects:
+    """Return the rejects the lake's committed ``rejects`` files hold."""
+    known = Rejects()
+    for relative in files:
+        known.add(pq.read_table(lake / relative))
+    return known
+
+
+def repeated_rejects(
+    staging: Path, files: list[tuple[str, str, int]], known: Rejects
+) -> tuple[list[tuple[str, str, int]], int]:
+    """Drop from a chunk's staged rejects those the lake already holds; remember the rest.
+
+    Returns the new file list and how many were dropped.
+    """
+    kept: list[tuple[str, str, int]] = []
+    dropped = 0
+    for table_name, relative, rows in files:
+        if table_name != "rejects":
+            kept.append((table_name, relative, rows))
+            continue
+        path = staging / relative
+        table = pq.read_table(path)
+        fresh = pa.array([key not in known.keys for key in reject_keys(table)], pa.bool_())
+        new = table.filter(fresh)
+        known.add(new)
+        dropped += table.num_rows - new.num_rows
+        if new.num_rows == 0:
+            path.unlink()
+            continue
+        if new.num_rows != table.num_rows:
+            pq.write_table(new, path, compression="zstd")
+        kept.append((table_name, relative, new.num_rows))
+    return kept, dropped
+
+
+def cut_before(
+    staging: Path, files: list[tuple[str, str, int]], cut: set[tuple[str, int]]
+) -> set[tuple[str, str]]:
+    """Return the keys of a chunk's hands whose line the lake holds as a cut hand (a
+    ``truncated-hand`` reject of a file read while it was being written)."""
+    found: set[tuple[str, str]] = set()
+    for table_name, relative, _ in files:
+        if table_name != "hands":
+            continue
+        table = pq.read_table(staging / relative, columns=["site", "hand_id", "source", "line"])
+        rows = zip(
+            table["site"].cast(pa.string()).to_pylist(),
+            table["hand_id"].to_pylist(),
+            table["source"].to_pylist(),
+            table["line"].to_pylist(),
+            strict=True,
+        )
+        found.update((site, hand) for site, hand, source, line in rows if (source, line) in cut)
+    return found
+
+
+def drop_hands(
+    staging: Path, files: list[tuple[str, str, int]], drop: set[tuple[str, str]], dropped: Tally
+) -> list[tuple[str, str, int]]:
+    """Rewrite a chunk's staged files without the given hands; return the new file list.
+
+    The statuses, violation codes and payout checks of the hands dropped are counted in
+    ``dropped`` (for the caller to take off the chunk's counts).
+    """
+    kept: list[tuple[str, str, int]] = []
+    marks = pa.array(sorted(f"{site}\x00{hand}" for site, hand in drop))
+    for table_name, relative, _ in files:
+        path = staging / relative
+        table = pq.read_table(path)
+        if "site" in table.column_names:
+            keys = pc.binary_join_element_wise(
+                table["site"].cast(pa.string()), table["hand_id"], "\x00"
+            )
+            hit = pc.is_in(keys, value_set=marks)
+            _count_dropped(table_name, table.filter(hit), dropped)
+            table = table.filter(pc.invert(hit))
+        if table.num_rows == 0:
+            path.unlink()
+            continue
+        pq.write_table(table, path, compression="zstd")
+        kept.append((table_name, relative, table.num_rows))
+    return kept
+
+
+@dataclass(slots=True)
+class Tally:
+    """Statuses, violation codes and payout checks of some hands."""
+
+    statuses: Counter[str] = field(default_factory=Counter)
+    codes: Counter[str] = field(default_factory=Counter)
+    payouts: Counter[str] = field(default_factory=Counter)
+
+
+def _count_dropped(name: str, rows: pa.Table, dropped: Tally) -> None:
+    if name == "hands":
+        dropped.statuses.update(str(v) for v in rows["status"].to_pylist())
+        dropped.payouts.update(str(v).lower() for v in rows["payouts_match"].to_pylist())
+    elif name == "violations":
+        dropped.codes.update(str(v) for v in rows["code"].to_pylist())
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """What the lake holds (and this run has taken so far): hands, partial ones, rejects."""
+
+    keys: KeySet
+    partial: set[tuple[str, str]] = field(default_factory=set)
+    rejects: Rejects = field(default_factory=Rejects)
