@@ -200,6 +200,7 @@ def report_dict(report: RunReport) -> dict[str, object]:
         "rejects": report.rejects,
         "duplicates": report.duplicates,
         "completed_partials": report.completed,
+        "gone_by_replace": report.gone,
         "skipped": [clean_text(path) for path in report.skipped],
         "statuses": dict(report.statuses),
         "violations": dict(report.codes),
@@ -252,6 +253,15 @@ def print_report(report: RunReport) -> None:
             f"{'is' if report.completed == 1 else 'are'} whole in these inputs; "
             "the lake keeps its first copy. To take the whole ones, run again with --replace "
             "(it replaces what earlier runs read from these files, earlier versions included).",
+            soft_wrap=True,
+        )
+    if report.gone:  # --replace took away hands other inputs were counted against
+        many = report.gone != 1
+        stderr.print(
+            f"{report.gone:,} {'hands' if many else 'hand'} the lake held {'are' if many else 'is'}"
+            " no longer in it: the files --replace read again do not have "
+            f"{'them' if many else 'it'}. If other files you ran held {'them' if many else 'it'} "
+            "too (counted there as duplicates), run those again with --replace.",
             soft_wrap=True,
         )
     if report.rejects:  # where they are, in a command to copy

@@ -63,6 +63,7 @@ from pipeline.lake.seen import (
     existing_keys,
     existing_rejects,
     repeated_rejects,
+    retired_keys,
 )
 from pipeline.lake.staged import fetch, has_fsspec, is_url, remove, write_staged
 from pipeline.lake.store import clean_orphans, lake_lock, publish, staging_dir
@@ -223,6 +224,8 @@ class RunReport:
     committed: bool = False
     completed: int = 0
     """Duplicates the lake holds as ``partial`` that this run read whole (a grown file)."""
+    gone: int = 0
+    """Hands the rows ``--replace`` retired held that the lake no longer holds after it."""
 
     @property
     def hands(self) -> int:
@@ -414,6 +417,9 @@ def run_lake(
             if remote is not None:
                 with contextlib.suppress(OSError):  # leftovers named for the run, harmless
                     remove(remote)
+        if retire:  # hands only the retired rows held: the new versions lack them
+            retired = retired_keys(root, (p for p in retire if live[p].table == "hands"))
+            report.gone = len(retired - seen.keys.present(list(retired)))
         for f in added:
             publish(root, staging / f.path, f.path)
         run = RunEntry(

@@ -585,3 +585,22 @@ def test_a_line_the_lake_holds_as_a_cut_hand_and_now_whole_waits_for_replace(
     assert first.hands + grown.hands == _count(lake, "hands") == 4
     run_lake([str(log)], lake, workers=1, replace=True)
     assert (_count(lake, "hands"), _count(lake, "rejects")) == (5, 0)
+
+
+def test_replace_says_how_many_hands_the_new_version_leaves_out(tmp_path: Path) -> None:
+    """A holds hands 0-9 and B hands 5-9 again (duplicates there); A cut to 0-4 and run with
+    --replace takes 5-9 out of the lake: the run says so, and B run again brings them back."""
+    lake = tmp_path / "lake"
+    lines = _generated(tmp_path / "gen.jsonl", 10, seed=5).read_bytes().splitlines(keepends=True)
+    a, b = tmp_path / "A.jsonl", tmp_path / "B.jsonl"
+    a.write_bytes(b"".join(lines))
+    b.write_bytes(b"".join(lines[5:]))
+    run_lake([str(a), str(b)], lake, workers=1)
+    a.write_bytes(b"".join(lines[:5]))
+    result = runner.invoke(app, ["run", str(a), "--out", str(lake), "--replace"])
+    assert result.exit_code == 0
+    said = " ".join(result.stderr.split())
+    assert "5 hands the lake held are no longer in it" in said
+    assert _count(lake, "hands") == 5
+    again = run_lake([str(b)], lake, workers=1, replace=True)
+    assert (again.gone, _count(lake, "hands")) == (0, 10)

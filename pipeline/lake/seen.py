@@ -33,6 +33,7 @@ __all__ = [
     "existing_rejects",
     "reject_keys",
     "repeated_rejects",
+    "retired_keys",
 ]
 
 
@@ -204,3 +205,14 @@ class Seen:
     keys: KeySet
     partial: set[tuple[str, str]] = field(default_factory=set)
     rejects: Rejects = field(default_factory=Rejects)
+
+
+def retired_keys(lake: Path, files: Iterable[str]) -> set[tuple[str, str]]:
+    """Return the keys of the hands some committed ``hands`` files hold (files a run with
+    ``--replace`` retires: the hands it may leave the lake without)."""
+    keys: set[tuple[str, str]] = set()
+    for relative in files:
+        table = pq.read_table(lake / relative, columns=["site", "hand_id"])
+        sites = table["site"].cast(pa.string()).to_pylist()
+        keys.update(zip(sites, table["hand_id"].to_pylist(), strict=True))
+    return keys
