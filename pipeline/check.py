@@ -194,7 +194,7 @@ def _search(root: Path, skip: Skip) -> list[Path]:
                 pending.append(path)
             elif not wanted:
                 if stat.S_ISREG(found.st_mode) and looks_like_hand_log(path):
-                    others.append(path.name)
+                    others.append(str(path.relative_to(root)))  # where it is, from the folder
                 continue
             elif not stat.S_ISREG(found.st_mode):
                 skip(str(path), "not a regular file (a FIFO, socket or device)")

@@ -342,6 +342,10 @@ def run_lake(
     kind = executor if isinstance(executor, str) else type(executor).__name__
     report = RunReport(run_id=_new_run_id(), lake=str(root), executor=kind)
     progress = on_progress or (lambda event, n: None)
+    given = list(inputs)
+    names = list(discover(given, regular_only=True))
+    if not names:  # folders with no hand log in them: nothing to run, no lake to make
+        raise FileNotFoundError(errno.ENOENT, "no hand log to read in", " ".join(given))
     with lake_lock(root), _cleaned_on_failure(root):
         manifest = load_manifest(root)
         clean_orphans(root, manifest)
@@ -350,15 +354,15 @@ def run_lake(
         ingested = manifest.ingested()
         versions = manifest.versions()
         live = manifest.live_files()
-        names = list(discover(inputs, regular_only=True))
         plan: list[tuple[str, str, int]] = []
         retire: set[str] = set()
+        planned: set[str] = set()
         for name in names:
             if name == "-":
                 plan.append((name, "", 0))
                 continue
             sha, size = sha256_of(name)
-            if sha in ingested and not replace:
+            if sha in planned or (sha in ingested and not replace):  # planned: named twice
                 report.inputs.append(
                     InputEntry(name, sha, size, skipped=True, resolved=os.path.abspath(name))
                 )
@@ -368,6 +372,7 @@ def run_lake(
                 earlier = {sha} | versions.get(os.path.abspath(name), set())
                 retire |= {path for path, f in live.items() if f.input in earlier}
             plan.append((name, sha, size))
+            planned.add(sha)
         keys_seen, partial_seen = existing_keys(
             root, (p for p, f in live.items() if f.table == "hands" and p not in retire)
         )

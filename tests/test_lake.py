@@ -15,7 +15,7 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from pipeline.cli import app
+from pipeline.cli import app, main
 from pipeline.formats.jsonl import write_jsonl
 from pipeline.generate import generate_hands
 from pipeline.lake.manifest import load_manifest
@@ -604,3 +604,19 @@ def test_replace_says_how_many_hands_the_new_version_leaves_out(tmp_path: Path) 
     assert _count(lake, "hands") == 5
     again = run_lake([str(b)], lake, workers=1, replace=True)
     assert (again.gone, _count(lake, "hands")) == (0, 10)
+
+
+def test_a_file_named_twice_is_read_once_and_a_folder_without_logs_makes_no_lake(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lake = tmp_path / "lake"
+    log = _generated(tmp_path / "a.jsonl", 5, seed=6)
+    report = run_lake([str(log), str(log), str(tmp_path / "." / "a.jsonl")], lake, workers=1)
+    assert (report.hands, report.duplicates, len(report.skipped)) == (5, 0, 2)
+    empty = tmp_path / "empty"
+    (empty / "sub").mkdir(parents=True)
+    (empty / "sub" / "copy.json").write_text(log.read_text())  # a log, not named as one
+    assert main(["run", str(empty), "--out", str(tmp_path / "none")]) == 3
+    said = " ".join(capsys.readouterr().err.split())
+    assert "passed over: sub/copy.json" in said and "no hand log to read in" in said
+    assert not (tmp_path / "none").exists()
