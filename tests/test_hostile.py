@@ -591,8 +591,9 @@ def test_hand_logs_passed_over_for_their_names_are_reported_in_one_line(
     [(path, why)] = skipped
     assert path == str(tmp_path)
     assert why.startswith("4 files that look like hand logs but are not named as such (.jsonl ")
-    assert why.endswith(
-        "passed over: export, hand.json, more.json, …; name a file to read it whatever its name"
+    assert why.endswith(  # named from the folder searched: deep/session.log is findable
+        "passed over: deep/session.log, export, hand.json, …; name a file to read it whatever "
+        "its name"
     )
     one: list[tuple[str, str]] = []
     list(discover([str(tmp_path / "deep")], on_skip=lambda p, why: one.append((p, why))))
