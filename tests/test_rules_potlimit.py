@@ -557,3 +557,14 @@ def test_a_raise_below_the_last_full_raise_after_a_short_all_in_cites_that_rule(
     full = play([*limped, board("Kh9s4d"), bet(1, "4.00"), raise_to(3, "7.00")])
     (plain,) = [v for v in full.violations if v.code is Code.RAISE_BELOW_MINIMUM]
     assert (plain.expected, plain.rule) == ("8.00", "R5.pl-min")  # no all-in: the usual rule
+
+
+def test_a_bet_is_said_by_its_amount_and_a_raise_by_its_new_total() -> None:
+    """A bet of 23.97 above the pot 'bets 23.97', not 'bets to 23.97'; a raise 'raises to'."""
+    limped = [*blinds(), call(3, "1.00"), call(1, "0.50"), check(2)]
+    over = play([*limped, board("Kh9s4d"), bet(1, "23.97")])
+    (big,) = [v for v in over.violations if v.code is Code.BET_ABOVE_POT_LIMIT]
+    assert big.message == "bets 23.97; the pot limit is 3.00"
+    short = play([*limped, board("Kh9s4d"), bet(1, "2.00"), raise_to(2, "3.00")])
+    (small,) = [v for v in short.violations if v.code is Code.RAISE_BELOW_MINIMUM]
+    assert small.message == "raises to 3.00; the minimum is 4.00"

@@ -160,7 +160,7 @@ def _judge(run: Run, seq: int, action: Action, legal: Legal, i: int) -> int | No
         )
     all_in = chips == state.stack[i]
     is_bet = legal.can_bet
-    verb = "bets" if is_bet else "raises"
+    verb = "bets" if is_bet else "raises to"  # a bet is its amount, a raise its new total
     below = Code.BET_BELOW_MINIMUM if is_bet else Code.RAISE_BELOW_MINIMUM
     if to <= state.current_bet:
         run.flag(
@@ -185,7 +185,7 @@ def _judge(run: Run, seq: int, action: Action, legal: Legal, i: int) -> int | No
         if to != legal.min_to and not (all_in and to < legal.min_to):
             run.flag(
                 Code.WRONG_LIMIT_SIZE,
-                f"{verb} to {run.money(to)}; the limit makes it {run.money(legal.min_to)}",
+                f"{verb} {run.money(to)}; the limit makes it {run.money(legal.min_to)}",
                 seq=seq,
                 seat=seat,
                 expected=run.money(legal.min_to),
@@ -195,7 +195,7 @@ def _judge(run: Run, seq: int, action: Action, legal: Legal, i: int) -> int | No
     if to < legal.min_to and not all_in:
         run.flag(
             below,
-            f"{verb} to {run.money(to)}; the minimum is {run.money(legal.min_to)}",
+            f"{verb} {run.money(to)}; the minimum is {run.money(legal.min_to)}",
             seq=seq,
             seat=seat,
             expected=run.money(legal.min_to),
@@ -212,7 +212,7 @@ def _judge(run: Run, seq: int, action: Action, legal: Legal, i: int) -> int | No
         above = Code.BET_ABOVE_POT_LIMIT if is_bet else Code.RAISE_ABOVE_POT_LIMIT
         run.flag(
             above,
-            f"{verb} to {run.money(to)}; the pot limit is {run.money(legal.max_to)}",
+            f"{verb} {run.money(to)}; the pot limit is {run.money(legal.max_to)}",
             seq=seq,
             seat=seat,
             expected=run.money(legal.max_to),
