@@ -249,7 +249,7 @@ def print_report(report: RunReport) -> None:
     if report.completed:  # a session file that grew: its cut hand is whole now
         stderr.print(
             f"{report.completed:,} {'hand' if report.completed == 1 else 'hands'} the lake "
-            f"holds as cut (partial, or a truncated-hand reject) "
+            f"holds as cut (partial, or its line a reject) "
             f"{'is' if report.completed == 1 else 'are'} whole in these inputs; "
             "the lake keeps its first copy. To take the whole ones, run again with --replace "
             "(it replaces what earlier runs read from these files, earlier versions included).",

@@ -58,10 +58,10 @@ from pipeline.lake.schema import PARTITIONED
 from pipeline.lake.seen import (
     Seen,
     Tally,
-    cut_before,
     drop_hands,
     existing_keys,
     existing_rejects,
+    rejected_before,
     repeated_rejects,
     retired_keys,
 )
@@ -353,6 +353,10 @@ def run_lake(
         remote = f"{staging_url.rstrip('/')}/{report.run_id}" if staging_url else None
         ingested = manifest.ingested()
         versions = manifest.versions()
+        paths_of: dict[str, set[str]] = {}  # per input sha256, the paths it was read from
+        for path, shas in versions.items():
+            for sha in shas:
+                paths_of.setdefault(sha, set()).add(path)
         live = manifest.live_files()
         plan: list[tuple[str, str, int]] = []
         retire: set[str] = set()
@@ -380,7 +384,9 @@ def run_lake(
             keys_seen,
             partial_seen,
             existing_rejects(
-                root, (p for p, f in live.items() if f.table == "rejects" and p not in retire)
+                root,
+                ((p, f.input) for p, f in live.items() if f.table == "rejects" and p not in retire),
+                paths_of,
             ),
         )
         added: list[FileEntry] = []
@@ -416,6 +422,9 @@ def run_lake(
                     progress("hands", result.read)
                 for f in added[first_file:]:
                     f.input = entry.sha256  # stdin's hash is known only once it is read
+                if name == "-" and (entry.sha256 in ingested or entry.sha256 in planned):
+                    _drop_rejects(staging, added, first_file, entry)  # the same bytes again
+                planned.add(entry.sha256)
         finally:
             if isinstance(executor, str) and pool is not None:
                 pool.close()
@@ -577,6 +586,16 @@ def _record_tasks(
         yield cut.task(task_id, source, sha, records=records)
 
 
+def _drop_rejects(staging: Path, added: list[FileEntry], first: int, entry: InputEntry) -> None:
+    """Take back the rejects of an input read before (stdin's bytes, known by their sha256
+    once read): each is a duplicate of the one the lake holds."""
+    for f in [f for f in added[first:] if f.table == "rejects"]:
+        (staging / f.path).unlink()
+        added.remove(f)
+        entry.rejects -= f.rows
+        entry.duplicates += f.rows
+
+
 def _account(
     result: ChunkResult,
     entry: InputEntry,
@@ -587,19 +606,20 @@ def _account(
 ) -> None:
     """Count a chunk's hands, drop those already seen, and list its files to publish.
 
-    A hand the lake holds (the same site and hand id) is a duplicate, and so is a reject
-    it holds (the same line of the same source, with the same code, message and text). A
-    hand the lake holds as ``partial``, or whose line it holds as a cut hand (a
-    ``truncated-hand`` reject), that this chunk has whole is a duplicate counted in
+    A hand the lake holds (the same site and hand id) is a duplicate, and so is a line of
+    the same file (by its absolute path) that the lake holds as a reject. A hand the lake
+    holds as ``partial``, or whose line it holds as a reject (a hand cut while the file
+    was being written), that this chunk has whole is a duplicate counted in
     ``report.completed``: the lake keeps its first copy until a run with ``--replace``.
     """
     files = result.files
     again = 0  # rejects the lake holds already
-    if result.rejects:
-        files, again = repeated_rejects(staging, files, seen.rejects)
-    whole_now: set[tuple[str, str]] = set()  # hands whose line the lake holds as cut
-    if entry.path in seen.rejects.sources():
-        whole_now = cut_before(staging, files, seen.rejects.cut)
+    if result.rejects and entry.resolved is not None:
+        files, again = repeated_rejects(staging, files, seen.rejects, entry.resolved)
+    whole_now: set[tuple[str, str]] = set()  # hands whose line the lake holds as a reject
+    held = seen.rejects.held(entry.resolved)
+    if held:
+        whole_now = rejected_before(staging, files, held)
     repeats = seen.keys.present(result.keys) | whole_now
     statuses, codes, payouts = result.statuses, result.codes, result.payouts
     if repeats:

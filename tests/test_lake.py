@@ -196,7 +196,7 @@ def test_the_run_summary_says_when_a_partial_hand_in_the_lake_is_whole_in_an_inp
     runner.invoke(app, ["run", str(tmp_path / "early.jsonl"), "--out", str(lake)])
     result = runner.invoke(app, ["run", str(tmp_path / "late.jsonl"), "--out", str(lake)])
     assert result.exit_code == 0
-    assert "1 hand the lake holds as cut (partial, or a truncated-hand reject) is whole" in (
+    assert "1 hand the lake holds as cut (partial, or its line a reject) is whole" in (
         " ".join(result.output.split())
     )
     summary = runner.invoke(
@@ -620,3 +620,27 @@ def test_a_file_named_twice_is_read_once_and_a_folder_without_logs_makes_no_lake
     said = " ".join(capsys.readouterr().err.split())
     assert "passed over: sub/copy.json" in said and "no hand log to read in" in said
     assert not (tmp_path / "none").exists()
+
+
+def test_lines_are_matched_by_the_file_they_come_from_not_by_its_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two different files both named s.jsonl (run from their folders) share nothing; one
+    file named s.jsonl, then ./s.jsonl, is one file: its bad line is one reject."""
+    lake = tmp_path / "lake"
+    lines = _generated(tmp_path / "gen.jsonl", 6, seed=2).read_bytes().splitlines()
+    first, second = tmp_path / "tableA", tmp_path / "tableB"
+    first.mkdir()
+    second.mkdir()
+    (first / "s.jsonl").write_bytes(b"\n".join(lines[:2]) + b"\n" + lines[2][:200])  # cut
+    (second / "s.jsonl").write_bytes(b"\n".join(lines[3:6]) + b"\n{broken\n")
+    monkeypatch.chdir(first)
+    run_lake(["s.jsonl"], lake, workers=1)
+    monkeypatch.chdir(second)
+    other = run_lake(["s.jsonl"], lake, workers=1)
+    assert (other.hands, other.rejects, other.duplicates, other.completed) == (3, 1, 0, 0)
+    (second / "s.jsonl").write_bytes((second / "s.jsonl").read_bytes() + lines[2] + b"\n")
+    grown = run_lake(["./s.jsonl"], lake, workers=1)  # the same file, named another way
+    assert (grown.hands, grown.rejects, grown.duplicates) == (1, 0, 4)
+    sql = "SELECT code FROM rejects ORDER BY code"  # tableA's cut line, tableB's broken one
+    assert run_query(lake, sql).rows == [("malformed-json",), ("truncated-hand",)]

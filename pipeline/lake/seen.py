@@ -20,18 +20,15 @@ import pyarrow.parquet as pq
 
 from pipeline.lake.keys import KeySet
 from pipeline.model import Status
-from pipeline.violations import RejectCode
 
 __all__ = [
-    "RejectKey",
     "Rejects",
     "Seen",
     "Tally",
-    "cut_before",
     "drop_hands",
     "existing_keys",
     "existing_rejects",
-    "reject_keys",
+    "rejected_before",
     "repeated_rejects",
     "retired_keys",
 ]
@@ -58,59 +55,46 @@ def existing_keys(lake: Path, files: Iterable[str]) -> tuple[KeySet, set[tuple[s
     return keys, partial
 
 
-RejectKey = tuple[str, int, str, str, str]
-"""A reject as the lake holds it: source, line, code, message and excerpt."""
-
-
 @dataclass(slots=True)
 class Rejects:
-    """The rejects the lake holds (and this run has written so far), so that an input line
-    read again (a grown session file, the same bytes twice) is one reject, counted once."""
+    """The input lines the lake holds as rejects (and this run has rejected so far), per
+    input file by its absolute path, so that a line read again from the same file (a
+    session file that grew) is one reject, counted once. Standard input has no path: its
+    lines are never matched (a stream read again whole is found by its sha256)."""
 
-    keys: set[RejectKey] = field(default_factory=set)
-    cut: set[tuple[str, int]] = field(default_factory=set)  # truncated-hand: source, line
+    lines: dict[str, set[int]] = field(default_factory=dict)
 
-    def add(self, table: pa.Table) -> None:
-        """Remember the rejects of a table with the ``rejects`` schema."""
-        keys = reject_keys(table)
-        self.keys.update(keys)
-        truncated = RejectCode.TRUNCATED_HAND.value
-        self.cut.update((key[0], key[1]) for key in keys if key[2] == truncated)
-
-    def sources(self) -> set[str]:
-        """Return the sources of the cut hands remembered."""
-        return {source for source, _ in self.cut}
+    def held(self, resolved: str | None) -> set[int]:
+        """Return the lines of the file at ``resolved`` held as rejects (stdin: none)."""
+        return self.lines.get(resolved, set()) if resolved is not None else set()
 
 
-def reject_keys(table: pa.Table) -> list[RejectKey]:
-    """Return the key of every row of a table with the ``rejects`` schema."""
-    return list(
-        zip(
-            table["source"].to_pylist(),
-            table["line"].to_pylist(),
-            [str(code) for code in table["code"].to_pylist()],
-            table["message"].to_pylist(),
-            table["excerpt"].to_pylist(),
-            strict=True,
-        )
-    )
+def existing_rejects(
+    lake: Path, files: Iterable[tuple[str, str]], paths_of: dict[str, set[str]]
+) -> Rejects:
+    """Return the lines the lake's committed ``rejects`` files hold, per input path.
 
-
-def existing_rejects(lake: Path, files: Iterable[str]) -> Rejects:
-    """Return the rejects the lake's committed ``rejects`` files hold."""
+    ``files`` are ``(relative path, input sha256)``; ``paths_of`` gives the absolute paths
+    each input was read from (see :meth:`~pipeline.lake.manifest.Manifest.versions`).
+    """
     known = Rejects()
-    for relative in files:
-        known.add(pq.read_table(lake / relative))
+    for relative, sha in files:
+        paths = paths_of.get(sha)
+        if not paths:
+            continue  # standard input: no path to read it again from
+        lines = pq.read_table(lake / relative, columns=["line"])["line"].to_pylist()
+        for path in paths:
+            known.lines.setdefault(path, set()).update(lines)
     return known
 
 
 def repeated_rejects(
-    staging: Path, files: list[tuple[str, str, int]], known: Rejects
+    staging: Path, files: list[tuple[str, str, int]], known: Rejects, resolved: str
 ) -> tuple[list[tuple[str, str, int]], int]:
-    """Drop from a chunk's staged rejects those the lake already holds; remember the rest.
-
-    Returns the new file list and how many were dropped.
-    """
+    """Drop from a chunk's staged rejects the lines the lake holds as rejects for the file
+    at ``resolved``; remember the others. Returns the new file list and how many were
+    dropped."""
+    held = known.lines.setdefault(resolved, set())
     kept: list[tuple[str, str, int]] = []
     dropped = 0
     for table_name, relative, rows in files:
@@ -119,9 +103,9 @@ def repeated_rejects(
             continue
         path = staging / relative
         table = pq.read_table(path)
-        fresh = pa.array([key not in known.keys for key in reject_keys(table)], pa.bool_())
-        new = table.filter(fresh)
-        known.add(new)
+        lines = table["line"].to_pylist()
+        new = table.filter(pa.array([line not in held for line in lines], pa.bool_()))
+        held.update(lines)
         dropped += table.num_rows - new.num_rows
         if new.num_rows == 0:
             path.unlink()
@@ -132,24 +116,23 @@ def repeated_rejects(
     return kept, dropped
 
 
-def cut_before(
-    staging: Path, files: list[tuple[str, str, int]], cut: set[tuple[str, int]]
+def rejected_before(
+    staging: Path, files: list[tuple[str, str, int]], held: set[int]
 ) -> set[tuple[str, str]]:
-    """Return the keys of a chunk's hands whose line the lake holds as a cut hand (a
-    ``truncated-hand`` reject of a file read while it was being written)."""
+    """Return the keys of a chunk's hands whose line the lake holds as a reject (a hand cut
+    while the file was being written, whole now; or a line since edited)."""
     found: set[tuple[str, str]] = set()
     for table_name, relative, _ in files:
         if table_name != "hands":
             continue
-        table = pq.read_table(staging / relative, columns=["site", "hand_id", "source", "line"])
+        table = pq.read_table(staging / relative, columns=["site", "hand_id", "line"])
         rows = zip(
             table["site"].cast(pa.string()).to_pylist(),
             table["hand_id"].to_pylist(),
-            table["source"].to_pylist(),
             table["line"].to_pylist(),
             strict=True,
         )
-        found.update((site, hand) for site, hand, source, line in rows if (source, line) in cut)
+        found.update((site, hand) for site, hand, line in rows if line in held)
     return found
 
 
