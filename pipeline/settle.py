@@ -719,10 +719,11 @@ def _rule_of_pots(book: _Book, seat: int, wrong: set[int], pots: tuple[Pot, ...]
     may not win, the best hand's for one it lost, else the rule that awarded its share
     (hi/lo, run it twice, a split)."""
     eligible = {pot.index: pot.eligible for pot in pots}
-    if any(seat not in eligible.get(index, ()) for index in wrong):
+    live = any(seat in seats for seats in eligible.values())  # else folded: no pot is its
+    if live and any(seat not in eligible.get(index, ()) for index in wrong):
         return "R8.side-pots"
     rules = [r for a in book.awards if a.pot in wrong and a.seat == seat for r in a.rules]
-    for rule in ("R8.hi-lo", "R8.run-it-twice", "R8.high-split"):
+    for rule in ("R8.hi-lo", "R8.run-it-twice", "R8.high-split", "R8.side-pots"):
         if rule in rules:
             return rule
     return "R8.best-hand"

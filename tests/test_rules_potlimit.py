@@ -557,6 +557,11 @@ def test_a_raise_below_the_last_full_raise_after_a_short_all_in_cites_that_rule(
     full = play([*limped, board("Kh9s4d"), bet(1, "4.00"), raise_to(3, "7.00")])
     (plain,) = [v for v in full.violations if v.code is Code.RAISE_BELOW_MINIMUM]
     assert (plain.expected, plain.rule) == ("8.00", "R5.pl-min")  # no all-in: the usual rule
+    # a short raise that is not all-in is flagged itself; the next one goes by R5.pl-min
+    under = [board("Kh9s4d"), bet(1, "4.00"), raise_to(2, "6.00"), raise_to(3, "9.00")]
+    shorts = play([*limped, *under])
+    rules = [v.rule for v in shorts.violations if v.code is Code.RAISE_BELOW_MINIMUM]
+    assert rules == ["R5.pl-min", "R5.pl-min"]
 
 
 def test_a_bet_is_said_by_its_amount_and_a_raise_by_its_new_total() -> None:

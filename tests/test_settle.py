@@ -1340,3 +1340,32 @@ def test_a_main_pot_paid_to_a_seat_that_lost_it_cites_the_best_hand_not_its_side
     settlement = settle(replay(wrong))
     rules = {v.seat: v.rule for v in settlement.violations if v.code is Code.PAYOUT_MISMATCH}
     assert rules == {2: "R8.high-split", 3: "R8.best-hand"}
+
+
+def test_a_folded_seat_paid_in_a_hand_of_one_pot_is_no_side_pot_matter() -> None:
+    """Everyone folds to seat 3's raise and the log pays seat 1, which folded: seat 1 is in
+    no pot at all, so the rule is the best hand's, not R8.side-pots (there is no side pot)."""
+    actions = [*blinds(), raise_to(3, "3.00"), fold(1), fold(2), uncalled(3, "2.00")]
+    log = {"rake": "0", "total_pot": "2.50", "collected": [collected(1, "2.50")]}
+    settlement = _settle(actions, result=log)
+    rules = {v.seat: v.rule for v in settlement.violations if v.code is Code.PAYOUT_MISMATCH}
+    assert rules == {1: "R8.best-hand", 3: "R8.best-hand"}
+
+
+def test_a_side_pot_left_to_one_seat_and_paid_to_another_cites_the_side_pot_rule() -> None:
+    """Side pot 1 is seat 2's alone (seat 3 folded on the turn); the log pays it to seat 3.
+    Seat 2's share was a side pot's (R8.side-pots); seat 3 folded, so it reached no
+    showdown (R8.best-hand: the pot goes to the best hand that did)."""
+    actions = [*blinds(), call(3, "1.00"), call(1, "0.50"), check(2), board("2c3d4h")]
+    actions += [bet(1, "9.00", all_in=True), call(2, "9.00"), call(3, "9.00")]
+    actions += [board("9s"), bet(2, "20.00"), call(3, "20.00"), board("Kd"), bet(2, "10.00")]
+    actions += [fold(3), uncalled(2, "10.00"), *_shows(HOLE, 1, 2)]
+    log = {
+        "rake": "0",
+        "total_pot": "70.00",
+        "collected": [collected(2, "30.00"), collected(3, "40.00", pot=1)],
+    }
+    stacks = ["10.00", "100.00", "100.00"]
+    settlement = _settle(actions, result=log, stacks=stacks, betting="no-limit")
+    rules = {v.seat: v.rule for v in settlement.violations if v.code is Code.PAYOUT_MISMATCH}
+    assert rules == {2: "R8.side-pots", 3: "R8.best-hand"}

@@ -435,8 +435,8 @@ class BettingState:
             if increase >= self.last_full_raise:
                 self.last_full_raise = increase
                 self.short_raise = False
-            elif increase > 0:
-                self.short_raise = True  # the next raise goes by the last full one
+            elif increase > 0 and self.all_in[i]:
+                self.short_raise = True  # a short all-in: the next raise goes by the last full one
         if to > self.current_bet:
             self.current_bet = to
             folded, all_in, needs = self.folded, self.all_in, self.needs
