@@ -231,11 +231,16 @@ def check_paths(
     showdowns are evaluated in one batch. ``input_format`` names the format of every
     input; without it each file's, and stdin's (``-``), is told from its first bytes. A
     hand whose ``(site, hand_id)`` was read before, in any of the inputs, is a
-    :class:`Duplicate` and is not judged again.
+    :class:`Duplicate` and is not judged again. Inputs that hold no hand log raise
+    ``FileNotFoundError``.
     """
     seen = KeySet()
     pending: list[HandRecord | Reject] = []
-    for name in discover(inputs):
+    given = list(inputs)
+    names = list(discover(given))
+    if not names:  # folders with no hand log in them: nothing was checked, which is no pass
+        raise FileNotFoundError(errno.ENOENT, "no hand log to read in", " ".join(given))
+    for name in names:
         items = (
             read_stream(sys.stdin.buffer, "<stdin>", input_format=input_format)
             if name == "-"

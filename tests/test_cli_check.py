@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pipeline.check import violation_record
-from pipeline.cli import app
+from pipeline.cli import app, main
 from pipeline.formats.jsonl import read_jsonl
 from pipeline.model import HandRecord
 from pipeline.rules import replay
@@ -239,3 +239,11 @@ def test_ohh_on_stdin_is_detected_and_read_with_input_format() -> None:
 def test_jsonl_on_stdin_is_still_detected() -> None:
     rows = _same_on_stdin(ROOT / "data" / "sample" / "plo.jsonl")
     assert len(rows) == 5
+
+
+def test_a_folder_with_no_hand_log_is_no_pass(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "empty").mkdir()
+    assert main(["check", str(tmp_path / "empty")]) == 3  # nothing checked: not exit 0
+    assert "no hand log to read in" in capsys.readouterr().err
