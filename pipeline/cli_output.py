@@ -116,15 +116,8 @@ def write_rejects(rejects: list[Reject], path: Path) -> None:
     """Write each reject as one JSON line (``convert --rejects``)."""
     with path.open("w", encoding="utf-8") as out:
         for r in rejects:
-            row = {
-                "source": r.source,
-                "line": r.line,
-                "code": r.code.value,
-                "message": r.message,
-                "field": r.field,
-                "hand_id": r.hand_id,
-                "excerpt": r.excerpt,
-            }
+            row = {k: v for k, v in reject_record(r).items() if k != "kind"}
+            row["excerpt"] = r.excerpt
             out.write(json.dumps(row, ensure_ascii=False) + "\n")
 
 
