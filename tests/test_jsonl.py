@@ -337,3 +337,20 @@ def test_a_line_that_is_not_a_json_object_asks_whether_the_file_is_a_hand_log() 
     broken = decode_line(b'{"hand_id": "1",, }', "hands.jsonl", 2)
     assert isinstance(broken, Reject) and broken.code is RejectCode.MALFORMED_JSON
     assert "hand log?" not in broken.message  # a broken hand, not another kind of file
+
+
+@pytest.mark.parametrize(
+    ("written", "canonical"),
+    [
+        ("0999-06-01T12:00:00Z", "0999-06-01T12:00:00Z"),
+        ("1000-01-01T00:30:00+01:00", "0999-12-31T23:30:00Z"),
+        ("0001-01-01T00:00:00Z", "0001-01-01T00:00:00Z"),
+    ],
+)
+def test_a_year_before_1000_is_written_with_four_digits(written: str, canonical: str) -> None:
+    (hand,) = _items(_line(mutated("started_at", written)))
+    assert isinstance(hand, HandRecord)
+    line = encode_hand(hand)
+    assert json.loads(line)["started_at"] == canonical
+    (again,) = _items(line)  # read back: the same hand, not a bad-timestamp reject
+    assert isinstance(again, HandRecord) and again.started_at == hand.started_at

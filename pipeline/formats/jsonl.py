@@ -614,7 +614,7 @@ def _result_wire(r: RecordedResult, scale: int, bounty_scale: int) -> ResultW:
 
 def _format_time(moment: datetime) -> str:
     utc = moment.astimezone(UTC)
-    text = utc.strftime("%Y-%m-%dT%H:%M:%S")
+    text = f"{utc.year:04d}" + utc.strftime("-%m-%dT%H:%M:%S")  # %Y: no zeros before 999
     if utc.microsecond:
         text += f".{utc.microsecond:06d}"
     return text + "Z"

@@ -55,8 +55,15 @@ def positions(n: int) -> list[str]:
 
 
 def month_of(moment: datetime | None) -> str:
-    """Return the partition month of a start time (``unknown`` without one)."""
-    return moment.astimezone(UTC).strftime("%Y-%m") if moment is not None else UNKNOWN_MONTH
+    """Return the partition month of a start time (``unknown`` without one).
+
+    >>> month_of(datetime(999, 6, 1, tzinfo=UTC)), month_of(None)
+    ('0999-06', 'unknown')
+    """
+    if moment is None:
+        return UNKNOWN_MONTH
+    utc = moment.astimezone(UTC)
+    return f"{utc.year:04d}-{utc.month:02d}"  # not %Y, which writes no zeros before year 1000
 
 
 _NO_POTS = (0, 0, 0, 0, 0)
