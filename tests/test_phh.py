@@ -23,6 +23,7 @@ import msgspec
 import pytest
 from pokerkit import HandHistory
 
+from pipeline.convert import phh_text
 from pipeline.formats.phh import (
     MAX_HAND_BYTES,
     UnwritableHand,
@@ -607,3 +608,32 @@ def test_a_date_without_a_time_leaves_started_at_empty() -> None:
     assert _only(list(parse_phh(timed, "t.phh"))).started_at == datetime(
         2023, 6, 22, 10, tzinfo=UTC
     )
+
+
+def test_fields_the_reader_does_not_interpret_are_kept_as_extras() -> None:
+    """Nothing is dropped: ``author`` and a place become ``_phh_`` extras, a file's own
+    ``_note`` stays itself, and a date without a time (no ``started_at``) is kept too; the
+    PHH text written from the record reads back as the same record."""
+    text = HEADS_UP + (
+        "author = 'Juho Kim'\ncity = 'Las Vegas'\nyear = 2023\nmonth = 6\nday = 22\n"
+        "_note = { by = 'hand' }\n"
+    )
+    hand = _only(list(parse_phh(text, "meta.phh")))
+    assert hand.started_at is None
+    assert dict(hand.extras) == {
+        "_phh_author": b'"Juho Kim"',
+        "_phh_city": b'"Las Vegas"',
+        "_phh_year": b"2023",
+        "_phh_month": b"6",
+        "_phh_day": b"22",
+        "_note": b'{"by": "hand"}',
+    }
+    back = _only(list(parse_phh(phh_text(hand), "meta.phh")))
+    assert back == hand
+    local = _only(list(parse_phh(text + "time = 12:30:00\n", "local.phh")))
+    assert local.started_at is None  # Las Vegas time, no zone named: kept, not guessed
+    assert dict(local.extras)["_phh_time"] == b'"12:30:00"'
+    timed = text.replace("city = 'Las Vegas'\n", "") + "time = 12:30:00\n"
+    utc = _only(list(parse_phh(timed, "timed.phh")))
+    assert utc.started_at == datetime(2023, 6, 22, 12, 30, tzinfo=UTC)
+    assert not any(name in dict(utc.extras) for name in ("_phh_year", "_phh_time"))

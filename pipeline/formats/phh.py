@@ -284,10 +284,15 @@ def _as_int(value: object) -> int | None:
     return value if _is_int(value) else None
 
 
+_DATE_FIELDS = ("year", "month", "day")
+_WHEN_FIELDS = (*_DATE_FIELDS, "time", "time_zone")
+"""What says when a hand was played: kept as extras when it gives no ``started_at``."""
+
+
 def _date(fields: _Fields) -> date | None:
     """Check ``year``/``month``/``day``: each an integer, together a day of the calendar
     (``bad-timestamp`` otherwise); return the date when all three are given."""
-    parts = {k: fields.get(k) for k in ("year", "month", "day")}
+    parts = {k: fields.get(k) for k in _DATE_FIELDS}
     given = {k: v for k, v in parts.items() if v is not None}
     for key, value in given.items():
         if not _is_int(value):
@@ -342,6 +347,7 @@ def _record(fields: _Fields, source: str, line: int, default_id: str) -> HandRec
     variant, hole_cards, betting = _game(fields)
     start = fields.numbers("starting_stacks", n) or []
     antes = fields.numbers("antes", n) or [0] * n
+    fields.get("ante_trimming_status")  # read: the posts say what each player put in
     blinds = fields.numbers("blinds_or_straddles", n) or [0] * n
     finishing = fields.numbers("finishing_stacks", n)
     winnings = fields.numbers("winnings", n)
@@ -403,6 +409,7 @@ def _record(fields: _Fields, source: str, line: int, default_id: str) -> HandRec
     hero = fields.text("_croupier_hero")
     deck = fields.text("_croupier_deck")
     button = fields.get("_croupier_button")
+    started_at = _started_at(fields)
     return HandRecord(
         hand_id=fields.text("hand") or default_id,
         site=fields.text("event") or fields.text("venue") or "PHH",
@@ -411,7 +418,7 @@ def _record(fields: _Fields, source: str, line: int, default_id: str) -> HandRec
         seats=aside.seats(dealt, scale),
         actions=tuple(_seated(a, numbers) for a in tracker.out),
         table=fields.text("table"),
-        started_at=_started_at(fields),
+        started_at=started_at,
         result=aside.result(result, scale, numbers),
         tournament=_tournament(fields, aside.bounty_scale),
         deck=None if deck is None else _cards(deck, "_croupier_deck"),
@@ -421,7 +428,8 @@ def _record(fields: _Fields, source: str, line: int, default_id: str) -> HandRec
         converted="converted" in flags,
         source=source,
         line=line,
-        extras=_extras(fields),
+        # a date without a time (or a place's local time) is no started_at: kept as extras
+        extras=_extras(fields, keep=() if started_at is not None else _WHEN_FIELDS),
     )
 
 

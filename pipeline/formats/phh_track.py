@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from datetime import date, datetime, time
 from decimal import Decimal
 from typing import TypeGuard
 
@@ -467,12 +468,14 @@ class _Fields:
     def __init__(self, table: dict[str, object]) -> None:
         self.table = table
         self.amounts: list[Number] = []
+        self.read: set[str] = set()  # the fields looked at: the others are kept as extras
 
     def get(self, key: str) -> object:
+        self.read.add(key)
         return self.table.get(key)
 
     def text(self, key: str) -> str | None:
-        value = self.table.get(key)
+        value = self.get(key)
         if value is None:
             return None
         if isinstance(value, bool) or not isinstance(value, str | int):
@@ -480,7 +483,7 @@ class _Fields:
         return str(value)
 
     def strings(self, key: str) -> list[str] | None:
-        value = self.table.get(key)
+        value = self.get(key)
         if value is None:
             return None
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
@@ -488,7 +491,7 @@ class _Fields:
         return [str(v) for v in value]
 
     def number(self, key: str) -> Number | None:
-        value = self.table.get(key)
+        value = self.get(key)
         if value is None:
             return None
         number = _money(value, key)
@@ -496,7 +499,7 @@ class _Fields:
         return number
 
     def numbers(self, key: str, n: int) -> list[Number] | None:
-        value = self.table.get(key)
+        value = self.get(key)
         if value is None:
             return None
         if not isinstance(value, list):
@@ -672,7 +675,29 @@ def _seats_out(fields: _Fields, scale: int) -> list[tuple[int, str, Number, int 
     return seats
 
 
-def _extras(fields: _Fields) -> tuple[tuple[str, bytes], ...]:
+def _extras(fields: _Fields, keep: Iterable[str] = ()) -> tuple[tuple[str, bytes], ...]:
+    """Return the record's ``_`` fields: those ``_croupier_extras`` carries, each its raw
+    JSON text, and every field of the file the reader did not look at (or looked at and
+    could not keep: ``keep``) as JSON text, so that nothing is dropped: ``author`` as
+    ``_phh_author``, a field of the file's own ``_name`` as itself. Call it last."""
+    kept = dict(_croupier_extras(fields))
+    unread = [k for k in fields.table if k not in fields.read or k in keep]
+    for key in unread:
+        name = key if key.startswith("_") else f"_phh_{key}"
+        if name not in kept:
+            text = json.dumps(fields.table[key], default=_json_time, ensure_ascii=False)
+            kept[name] = text.encode()
+    return tuple(kept.items())  # in the order carried, then the fields not read
+
+
+def _json_time(value: object) -> str:
+    """A TOML date, time or date-time as JSON text can hold it (ISO 8601)."""
+    if isinstance(value, date | time | datetime):
+        return value.isoformat()
+    raise TypeError(f"not JSON: {value!r}")
+
+
+def _croupier_extras(fields: _Fields) -> tuple[tuple[str, bytes], ...]:
     """Read ``_croupier_extras``: the record's ``_`` fields, each its raw JSON text."""
     value = fields.get("_croupier_extras")
     if value is None:
