@@ -616,7 +616,7 @@ def test_fields_the_reader_does_not_interpret_are_kept_as_extras() -> None:
     PHH text written from the record reads back as the same record."""
     text = HEADS_UP + (
         "author = 'Juho Kim'\ncity = 'Las Vegas'\nyear = 2023\nmonth = 6\nday = 22\n"
-        "_note = { by = 'hand' }\n"
+        "_note = { by = 'hand', stake = 0.50, odds = [inf, nan] }\n"
     )
     hand = _only(list(parse_phh(text, "meta.phh")))
     assert hand.started_at is None
@@ -626,7 +626,7 @@ def test_fields_the_reader_does_not_interpret_are_kept_as_extras() -> None:
         "_phh_year": b"2023",
         "_phh_month": b"6",
         "_phh_day": b"22",
-        "_note": b'{"by": "hand"}',
+        "_note": b'{"by":"hand","stake":0.50,"odds":["inf","nan"]}',  # decimals as written
     }
     back = _only(list(parse_phh(phh_text(hand), "meta.phh")))
     assert back == hand

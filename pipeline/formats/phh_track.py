@@ -9,10 +9,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
-from datetime import date, datetime, time
 from decimal import Decimal
 from typing import TypeGuard
 
+import msgspec
 from msgspec.structs import replace
 
 from pipeline.cards import CardError, parse_cards
@@ -685,16 +685,25 @@ def _extras(fields: _Fields, keep: Iterable[str] = ()) -> tuple[tuple[str, bytes
     for key in unread:
         name = key if key.startswith("_") else f"_phh_{key}"
         if name not in kept:
-            text = json.dumps(fields.table[key], default=_json_time, ensure_ascii=False)
-            kept[name] = text.encode()
+            kept[name] = _AS_JSON.encode(_finite(fields.table[key]))
     return tuple(kept.items())  # in the order carried, then the fields not read
 
 
-def _json_time(value: object) -> str:
-    """A TOML date, time or date-time as JSON text can hold it (ISO 8601)."""
-    if isinstance(value, date | time | datetime):
-        return value.isoformat()
-    raise TypeError(f"not JSON: {value!r}")
+_AS_JSON = msgspec.json.Encoder(decimal_format="number")
+"""A TOML value as JSON text: decimals as numbers (as written), dates and times in ISO 8601."""
+_NOT_FINITE = {"Infinity": "inf", "-Infinity": "-inf", "NaN": "nan", "-NaN": "nan"}
+
+
+def _finite(value: object) -> object:
+    """Return a TOML value with its ``inf`` and ``nan`` as the text TOML writes (JSON has no
+    number for them)."""
+    if isinstance(value, Decimal) and not value.is_finite():
+        return _NOT_FINITE.get(str(value), str(value))
+    if isinstance(value, list):
+        return [_finite(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    return value
 
 
 def _croupier_extras(fields: _Fields) -> tuple[tuple[str, bytes], ...]:
