@@ -614,11 +614,11 @@ def _account(
     """
     files = result.files
     again = 0  # rejects the lake holds already
-    if result.rejects and entry.resolved is not None:
-        files, again = repeated_rejects(staging, files, seen.rejects, entry.resolved)
     whole_now: set[tuple[str, str]] = set()  # hands whose line the lake holds as a reject
     held = seen.rejects.held(entry.resolved)
-    if held:
+    if held:  # staged files are read again only for a file the lake holds rejects of
+        if result.rejects:
+            files, again = repeated_rejects(staging, files, held)
         whole_now = rejected_before(staging, files, held)
     repeats = seen.keys.present(result.keys) | whole_now
     statuses, codes, payouts = result.statuses, result.codes, result.payouts

@@ -57,10 +57,11 @@ def existing_keys(lake: Path, files: Iterable[str]) -> tuple[KeySet, set[tuple[s
 
 @dataclass(slots=True)
 class Rejects:
-    """The input lines the lake holds as rejects (and this run has rejected so far), per
-    input file by its absolute path, so that a line read again from the same file (a
-    session file that grew) is one reject, counted once. Standard input has no path: its
-    lines are never matched (a stream read again whole is found by its sha256)."""
+    """The input lines the lake holds as rejects, per input file by its absolute path, so
+    that a line read again from the same file (a session file that grew) is one reject,
+    counted once. (Within a run a file is read once, so its own lines never meet again.)
+    Standard input has no path: its lines are never matched (a stream read again whole is
+    found by its sha256)."""
 
     lines: dict[str, set[int]] = field(default_factory=dict)
 
@@ -89,12 +90,10 @@ def existing_rejects(
 
 
 def repeated_rejects(
-    staging: Path, files: list[tuple[str, str, int]], known: Rejects, resolved: str
+    staging: Path, files: list[tuple[str, str, int]], held: set[int]
 ) -> tuple[list[tuple[str, str, int]], int]:
-    """Drop from a chunk's staged rejects the lines the lake holds as rejects for the file
-    at ``resolved``; remember the others. Returns the new file list and how many were
-    dropped."""
-    held = known.lines.setdefault(resolved, set())
+    """Drop from a chunk's staged rejects the lines the lake holds as rejects (``held``,
+    of the chunk's file). Returns the new file list and how many were dropped."""
     kept: list[tuple[str, str, int]] = []
     dropped = 0
     for table_name, relative, rows in files:
@@ -105,7 +104,6 @@ def repeated_rejects(
         table = pq.read_table(path)
         lines = table["line"].to_pylist()
         new = table.filter(pa.array([line not in held for line in lines], pa.bool_()))
-        held.update(lines)
         dropped += table.num_rows - new.num_rows
         if new.num_rows == 0:
             path.unlink()
