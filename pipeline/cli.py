@@ -38,6 +38,7 @@ from pipeline.cli_output import (
     render,
     report_dict,
     report_rejects,
+    say_environment_error,
     stderr,
     write_rejects,
 )
@@ -51,6 +52,7 @@ from pipeline.cli_shell import (
     end_on_broken_pipe,
     reflowed,
     stdout_closed,
+    usage_error,
 )
 from pipeline.convert import OUTPUT_FORMATS, convert
 from pipeline.files import replaced
@@ -506,7 +508,10 @@ def audit_command(
     ] = "table",
     output: Output = None,
     html_file: Annotated[
-        Path | None, typer.Option("--html", help="Also write the report as one HTML file.")
+        Path | None,
+        typer.Option(
+            "--html", help="Also write the report as one HTML file (-: to stdout, alone)."
+        ),
     ] = None,
     examples: Annotated[
         int, typer.Option("--examples", min=0, help="Example hand ids per violation group.")
@@ -531,21 +536,28 @@ def audit_command(
     and chi-square tests of the deal (hole cards known at the deal, recorded deck orders)
     with Holm's correction and a plain verdict. Findings are the report: the exit code is
     0 unless --fail-on-findings. With -o, the table format writes Markdown; --html writes
-    one self-contained page with charts, beside any other format.
+    one self-contained page with charts, beside any other format (--html - writes it
+    to stdout in place of the table).
 
     Example: [bold]croupier audit --lake lake --html audit.html[/]
     """
     if fmt not in _AUDIT_FORMATS:
         raise typer.BadParameter(f"unknown format {fmt!r}; choose {', '.join(_AUDIT_FORMATS)}")
     _outside_lake(lake, output=output, html=html_file)
+    html_out = html_file is not None and is_stdout(html_file)
+    if html_out and (is_stdout(output) if output is not None else fmt != "table"):
+        message = f"--html - and the {fmt} report would both go to standard output; "
+        raise _fail(message + "write one of them to a file", EXIT_USAGE)
     try:
         report = audit(lake, examples=examples, limit=limit or None)
     except NoLake as error:
         raise _fail(str(error)) from None
     if html_file is not None:
-        html_file.write_text(render_html(report), encoding="utf-8")
+        emit(render_html(report), html_file)
     renderers = {"json": render_json, "csv": render_csv, "markdown": render_markdown}
-    if fmt in renderers or output is not None:  # the table format written to -o is Markdown
+    if html_out and output is None:
+        pass  # the HTML is the result on standard output
+    elif fmt in renderers or output is not None:  # the table format written to -o is Markdown
         emit(renderers.get(fmt, render_markdown)(report), output)
     else:
         print_audit(report)
@@ -732,22 +744,13 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError as error:
         if stdout_closed():
             return end_on_broken_pipe()
-        return _environment_error(error, args)  # another pipe (a worker's): say so
+        say_environment_error(error, args)  # another pipe (a worker's): say so
+        return EXIT_ENVIRONMENT
     except SystemExit as done:  # rich ends on a broken pipe of its console with status 1
         if isinstance(done.__context__, BrokenPipeError):  # (having put devnull in its place)
             return end_on_broken_pipe()
         raise
     return code
-
-
-def _environment_error(error: OSError, args: list[str]) -> int:
-    """Say in one line on stderr what failed in the environment; return 3 (``--debug``: raise)."""
-    if "--debug" in args:
-        raise error
-    target = f": {error.filename}" if error.filename else ""
-    text = escape(f"{error.strerror or error}{target}")
-    stderr.print(f"[bold red]error:[/] {text}", soft_wrap=True)
-    return EXIT_ENVIRONMENT
 
 
 def _run(args: list[str]) -> int:
@@ -765,13 +768,14 @@ def _run(args: list[str]) -> int:
     except BrokenPipeError:
         raise  # main ends quietly
     except OSError as error:
-        return _environment_error(error, args)
+        say_environment_error(error, args)
+        return EXIT_ENVIRONMENT
     except ManifestError as error:  # a damaged lake: its own message says what to do
         stderr.print(f"[bold red]error:[/] {escape(str(error))}", soft_wrap=True)
         return EXIT_ENVIRONMENT
     except Exception as error:  # the environment or a bug: one clear line, the rest on --debug
         if getattr(error, "exit_code", None) is not None:
-            return _usage_error(error)
+            return usage_error(error)
         if "--debug" in args:
             raise
         text = escape(f"{type(error).__name__}: {error}")
@@ -786,14 +790,6 @@ for _command in app.registered_commands:
     _command.help = reflowed(inspect.getdoc(_command.callback) or "")
     if _command.cls in (None, TyperCommand):  # Typer's default: show flags without a type
         _command.cls = HelpCommand
-
-
-def _usage_error(error: Exception) -> int:
-    show = getattr(error, "show", None)
-    if callable(show):
-        show(file=sys.stderr)
-    code = getattr(error, "exit_code", EXIT_USAGE)
-    return int(code) if isinstance(code, int) else EXIT_USAGE
 
 
 if __name__ == "__main__":  # pragma: no cover

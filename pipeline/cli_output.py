@@ -51,6 +51,7 @@ __all__ = [
     "render",
     "report_dict",
     "report_rejects",
+    "say_environment_error",
     "stderr",
     "stdout_console",
     "write_rejects",
@@ -58,6 +59,15 @@ __all__ = [
 
 stderr = Console(stderr=True, highlight=False)
 """Progress, summaries and errors: never mixed with the results on stdout."""
+
+
+def say_environment_error(error: OSError, args: list[str]) -> None:
+    """Say in one line on stderr what failed in the environment (``--debug``: raise it)."""
+    if "--debug" in args:
+        raise error
+    target = f": {error.filename}" if error.filename else ""
+    text = escape(f"{error.strerror or error}{target}")
+    stderr.print(f"[bold red]error:[/] {text}", soft_wrap=True)
 
 
 def emit(text: str, output: Path | None) -> None:

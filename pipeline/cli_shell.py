@@ -32,6 +32,7 @@ __all__ = [
     "end_on_broken_pipe",
     "reflowed",
     "stdout_closed",
+    "usage_error",
 ]
 
 EXIT_OK = 0
@@ -106,3 +107,12 @@ def reflowed(doc: str) -> str:
     wrapped twice (ragged) in a terminal narrower than the source lines.
     """
     return "\n\n".join(" ".join(part.split()) for part in inspect.cleandoc(doc).split("\n\n"))
+
+
+def usage_error(error: Exception) -> int:
+    """Show a usage error (Click's own message) on stderr; return its exit code (2)."""
+    show = getattr(error, "show", None)
+    if callable(show):
+        show(file=sys.stderr)
+    code = getattr(error, "exit_code", EXIT_USAGE)
+    return int(code) if isinstance(code, int) else EXIT_USAGE

@@ -70,6 +70,29 @@ def test_the_page_is_self_contained_and_escapes_log_text(report: Path) -> None:
         assert f'<section id="{section}">' in text
 
 
+def test_html_dash_is_the_page_on_stdout_alone(report: Path, tmp_path: Path) -> None:
+    lake = str(report.parent / "lake")
+    result = runner.invoke(app, ["audit", "--lake", lake, "--html", "-"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert result.stdout == report.read_text(encoding="utf-8")  # the page, and no table
+    assert not Path("-").exists()
+    markdown = tmp_path / "audit.md"
+    result = runner.invoke(app, ["audit", "--lake", lake, "--html", "-", "-o", str(markdown)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("<!DOCTYPE html>") or result.stdout.startswith("<!doctype")
+    assert markdown.read_text(encoding="utf-8").startswith("#")
+
+
+@pytest.mark.parametrize("extra", [["--format", "json"], ["-o", "-"]])
+def test_html_dash_and_another_report_on_stdout_is_refused(report: Path, extra: list[str]) -> None:
+    lake = str(report.parent / "lake")
+    result = runner.invoke(app, ["audit", "--lake", lake, "--html", "-", *extra])
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert "would both go to standard output" in result.stderr
+    assert not Path("-").exists()
+
+
 def _browser() -> str:
     for name in BROWSERS:
         found = shutil.which(name)
