@@ -31,7 +31,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.formats.jsonl import encode_hand
-from pipeline.formats.pokerstars import looks_like_pokerstars, read_pokerstars
+from pipeline.formats.pokerstars import looks_like_pokerstars, parse_pokerstars, read_pokerstars
 from pipeline.model import HandRecord, Status
 from pipeline.rules import replay
 from pipeline.settle import Settlement, hand_status, settle
@@ -164,7 +164,23 @@ def test_a_corpus_file_reads_the_same_without_its_last_line_end(path: Path, tmp_
     ended, open_ = tmp_path / "ended.txt", tmp_path / "open.txt"
     ended.write_bytes(body + b"\n")
     open_.write_bytes(body)
-    assert list(read_pokerstars(open_, source="f")) == list(read_pokerstars(ended, source="f"))
+    expected = list(read_pokerstars(ended, source="f"))
+    assert list(read_pokerstars(open_, source="f")) == expected
+    # a Ctrl-Z (``copy a+b``) or NUL right after the last text is no part of the line,
+    # for the file reader and for the reader of text already decoded
+    text = body.decode("utf-8" if _utf8(body) else "cp1252")
+    for mark in ("\x1a", "\x00\x1a"):
+        open_.write_bytes(body + mark.encode())
+        assert list(read_pokerstars(open_, source="f")) == expected, mark
+        assert list(parse_pokerstars(text + mark, "f")) == list(parse_pokerstars(text, "f"))
+
+
+def _utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 @pytest.mark.parametrize(("path", "index"), _hand_params())

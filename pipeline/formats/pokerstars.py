@@ -242,6 +242,8 @@ def parse_pokerstars(text: str, source: str) -> Iterator[HandRecord | Reject]:
     numbered = [
         (number, line.lstrip("\ufeff").rstrip()) for number, line in enumerate(lines, start=1)
     ]
+    last, text = numbered[-1]
+    numbered[-1] = (last, text.rstrip(_END_OF_FILE))  # a Ctrl-Z right after the last text
     open_line = len(numbered) if numbered[-1][1].strip(_END_OF_FILE) else None
     file_end = _file_end([text for _, text in numbered[-8:]], len(numbered))
     yield from _one_tool_per_file(
@@ -473,6 +475,8 @@ def _chunks(lines: Iterable[tuple[bytes, int]]) -> Iterator[_Chunk]:
         if length != len(raw):
             cut[number] = length
     if number >= begin:
+        if kept and begin + len(kept) - 1 == number:  # a Ctrl-Z right after the last text
+            kept[-1] = kept[-1].rstrip(_END_OF_FILE.encode())
         # the last line read is the text after the last line end: a line only when the
         # file does not end with a line end (then maybe cut short, see parse_hand)
         open_line = number if line.strip(_END_OF_FILE.encode()) else None
@@ -516,7 +520,8 @@ _STRAY_RE = re.compile("[\udc80-\udcff]")
 """A byte UTF-8 refused, as ``surrogateescape`` decodes it."""
 _END_OF_FILE = " \t\r\n\x00\x1a"
 """What may end a file after its last line end and is no line: blanks, a NUL, and the
-Ctrl-Z that joining files with Windows' ``copy a+b`` leaves."""
+Ctrl-Z that joining files with Windows' ``copy a+b`` leaves. After a last line with no line
+end, it is no part of that line."""
 
 
 def _decode_hand(data: bytes, begin: int) -> str | _Undecodable:
