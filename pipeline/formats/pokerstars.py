@@ -243,7 +243,8 @@ def parse_pokerstars(text: str, source: str) -> Iterator[HandRecord | Reject]:
         (number, line.lstrip("\ufeff").rstrip()) for number, line in enumerate(lines, start=1)
     ]
     last, text = numbered[-1]
-    numbered[-1] = (last, text.rstrip(_END_OF_FILE))  # a Ctrl-Z right after the last text
+    if text.rstrip(_END_OF_FILE):  # a Ctrl-Z right after the last text is none of it
+        numbered[-1] = (last, text.rstrip(_END_OF_FILE))
     open_line = len(numbered) if numbered[-1][1].strip(_END_OF_FILE) else None
     file_end = _file_end([text for _, text in numbered[-8:]], len(numbered))
     yield from _one_tool_per_file(
@@ -476,7 +477,8 @@ def _chunks(lines: Iterable[tuple[bytes, int]]) -> Iterator[_Chunk]:
             cut[number] = length
     if number >= begin:
         if kept and begin + len(kept) - 1 == number:  # a Ctrl-Z right after the last text
-            kept[-1] = kept[-1].rstrip(_END_OF_FILE.encode())
+            text = kept[-1].rstrip(_END_OF_FILE.encode())
+            kept[-1] = text if text.strip() else kept[-1]
         # the last line read is the text after the last line end: a line only when the
         # file does not end with a line end (then maybe cut short, see parse_hand)
         open_line = number if line.strip(_END_OF_FILE.encode()) else None
