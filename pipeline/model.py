@@ -174,7 +174,11 @@ class Fee(Struct, frozen=True, gc=False):
 
 
 class CashOut(Struct, frozen=True, gc=False):
-    """A player who cashed out the hand: paid ``amount`` instead of their share, less ``fee``."""
+    """A player who cashed out the hand: paid ``amount`` instead of their share.
+
+    ``fee`` is what the site kept for the cash-out, already taken off ``amount``: PokerStars'
+    ``cashed out the hand for $15.82 | Cash Out Fee $0.32`` pays $15.82.
+    """
 
     seat: int
     amount: int

@@ -361,7 +361,7 @@ def _settle_one(judged: Replay, show: _Showdown | None, rules: RuleSet) -> Settl
         for cash_out in result.cash_outs:  # R9.cash-out: paid the cash-out, not the share
             if cash_out.seat in finals:
                 i = seats.index(cash_out.seat)
-                finals[cash_out.seat] = judged.stacks[i] + cash_out.amount - cash_out.fee
+                finals[cash_out.seat] = judged.stacks[i] + cash_out.amount  # fee already off
     if len(hand.seats) != len(seats):  # someone seated was not dealt in (seats come from
         for seat, stack in _starting(hand).items():  # hand.seats, so else none is missing)
             finals.setdefault(seat, stack)
@@ -501,8 +501,8 @@ def _reconcile(
 
     Collections are compared when the log lists them, finishing stacks when it has them
     (PHH); ``None`` when it records neither. ``total`` is the chips in the pots, ``nets``
-    their net amounts, ``fees`` the log's fees (a cash-out fee comes off the cash-out, not
-    the pot).
+    their net amounts, ``fees`` the log's fees (a cash-out's fee is not among them: the
+    site took it off the cash-out it paid, not from the pot).
     """
     judged = book.judged
     result = judged.hand.result

@@ -215,7 +215,8 @@ def test_in_the_lake_a_cash_out_nets_what_was_paid_and_a_void_hand_fails_nothing
     tmp_path: Path,
 ) -> None:
     """The seats' net is stack_end - stack_start: Player0 put in $10.00 and was paid the
-    $6.63 cash-out less its $0.07 fee, not the $25.23 share; a cancelled hand nets nothing
+    $6.63 cash-out, not the $25.23 share (the $0.07 fee is already off the $6.63: the site
+    pays what "cashed out the hand for" says); a cancelled hand nets nothing
     and, as in ``croupier check``, counts no error (its too-few-players is why it was void)."""
     from pipeline.lake.query import run_query
     from pipeline.run import run_lake
@@ -224,10 +225,15 @@ def test_in_the_lake_a_cash_out_nets_what_was_paid_and_a_void_hand_fails_nothing
     run_lake([str(cashed), str(void)], tmp_path / "lake", workers=1)
     seat = run_query(
         tmp_path / "lake",
-        "SELECT invested, won, stack_end - stack_start, net FROM seats "
-        "WHERE hand_id = '231645858339' AND player = 'Player0'",
+        "SELECT invested, won, stack_end - stack_start, net, cash_out_paid, cash_out_fee "
+        "FROM seats WHERE hand_id = '231645858339' AND player = 'Player0'",
     ).rows
-    assert seat == [(1000, 2523, -344, -344)]
+    assert seat == [(1000, 2523, -337, -337, 663, 7)]
+    others = run_query(
+        tmp_path / "lake",
+        "SELECT count(*) FROM seats WHERE player <> 'Player0' AND cash_out_paid IS NULL",
+    ).rows
+    assert others == [(5,)]
     hand = run_query(
         tmp_path / "lake",
         "SELECT h.status, h.n_errors, sum(s.net) FROM hands h JOIN seats s USING (site, hand_id) "

@@ -67,6 +67,7 @@ def month_of(moment: datetime | None) -> str:
 
 
 _NO_POTS = (0, 0, 0, 0, 0)
+_NO_CASH_OUT = (None, None)
 _SEAT_OF = itemgetter(2)  # a step's seat (Step is a named tuple)
 _STEPS = pa.struct(  # the steps as Arrow converts them, in Step's field order
     [
@@ -202,10 +203,12 @@ class ChunkRows:
         names = positions(len(seats))
         result = hand.result
         recorded: dict[int, int] | None = None
+        cashed: dict[int, tuple[int, int]] = {}
         if result is not None:
             recorded = defaultdict(int)
             for c in result.collected:
                 recorded[c.seat] += c.amount
+            cashed = {c.seat: (c.amount, c.fee) for c in result.cash_outs}
         shown = {a.seat for a in hand.actions if a.type is _SHOW}
         players = {s.seat: s for s in hand.seats}
         scale = hand.game.scale
@@ -236,6 +239,7 @@ class ChunkRows:
                     won,
                     recorded.get(seat, 0) if recorded is not None else None,  # won_recorded
                     end - player.stack,  # net: won - invested, but for a cash-out or void
+                    *cashed.get(seat, _NO_CASH_OUT),  # cash_out_paid, cash_out_fee
                     seat in shown,  # showed
                     highs.get(seat),
                     lows.get(seat),

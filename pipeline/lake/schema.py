@@ -146,9 +146,16 @@ SEATS = pa.schema(
             "net",
             _MONEY,
             "stack_end - stack_start: won - invested, except that a cash-out pays the cash-out "
-            "less its fee instead of won, and a void hand returns everything.",
+            "(its fee already taken off) instead of won, and a void hand returns everything.",
             False,
         ),
+        _f(
+            "cash_out_paid",
+            _MONEY,
+            "What the seat was paid for cashing out the hand, its fee already taken off "
+            "(R9.cash-out); null when it did not cash out.",
+        ),
+        _f("cash_out_fee", _MONEY, "The site's fee for that cash-out (0 when none recorded)."),
         _f("showed", pa.bool_(), "The seat showed its cards.", False),
         _f("high_hand", pa.string(), "Best high at showdown (first board), described."),
         _f(

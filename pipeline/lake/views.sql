@@ -34,6 +34,7 @@ SELECT site, hand_id, seat, player, position,
        money_text(invested, scale) AS invested,
        money_text(won, scale) AS won,
        money_text(net, scale) AS net,
+       money_text(cash_out_paid, scale) AS cash_out_paid,
        high_hand, low_hand
 FROM seats;
 

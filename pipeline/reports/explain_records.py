@@ -159,8 +159,8 @@ class PlayerMoney:
 
     ``won_recorded``/``final_recorded`` are ``None`` when the log records none;
     ``matches`` is ``None`` when there is nothing to compare. A player who cashed out
-    (``cash_out``, less ``cash_out_fee``) is paid that instead of ``won`` (R9.cash-out),
-    which ``final_stack`` counts.
+    is paid ``cash_out`` instead of ``won`` (R9.cash-out), which ``final_stack`` counts;
+    ``cash_out_fee`` is what the site kept, already taken off ``cash_out``.
     """
 
     seat: int

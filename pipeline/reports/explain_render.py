@@ -392,7 +392,7 @@ def _players(e: Explanation, money: _Money) -> list[_Block]:
         if p.cash_out is not None:
             paid = f"paid the cash-out {money(p.cash_out)}"
             if p.cash_out_fee:
-                paid += f" less a {money(p.cash_out_fee)} fee"
+                paid += f" (after a {money(p.cash_out_fee)} fee)"
             check = f"{check}; {paid} instead [{CASH_OUT_RULE}]".lstrip("; ")
         awarded = e.unsettled is None
         table.add(
