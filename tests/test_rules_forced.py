@@ -605,6 +605,66 @@ def test_no_small_blind_big_blind_left_of_the_button() -> None:
     assert result.status is Status.OK
 
 
+def test_no_small_blind_the_straddle_is_left_of_the_big_blind_the_log_shows() -> None:
+    """R2.no-small-blind, R2.straddle: seat 1 (left of the button) posts the big blind, so
+    the straddle is seat 2's, and seat 3 acts first (it was taken for seat 3's)."""
+    hand = [
+        post(1, "big", "1.00"),
+        post(2, "straddle", "2.00"),
+        call(3, "2.00"),  # seq 2
+        call(4, "2.00"),
+        call(1, "1.00"),
+        check(2),
+        *checked_streets([1, 2, 3, 4]),
+    ]
+    result = play(hand, seats=4)
+    assert legal_at(result, 2).to_call == "2.00"
+    assert found(result) == []
+    assert result.status is Status.OK
+    wrong = [post(1, "big", "1.00"), post(3, "straddle", "2.00")]
+    result = play([*wrong, call(4, "2.00"), call(2, "2.00"), call(1, "1.00"), check(3)], seats=4)
+    assert ("straddle-wrong-seat", 1) in found(result)
+
+
+def test_no_small_blind_missed_blinds_may_be_posted_left_of_the_big_blind() -> None:
+    """R2.no-small-blind, R2.post-to-enter: with seat 1 the big blind, seat 2 is no blind
+    seat: it may post both blinds (it was taken for the big blind's seat)."""
+    result = play(
+        [
+            post(1, "big", "1.00"),
+            post(2, "both", "1.50"),
+            check(2),  # seq 2: first to act, its live 1.00 in
+            call(3, "1.00"),
+            call(4, "1.00"),
+            check(1),
+            *checked_streets([1, 2, 3, 4]),
+        ],
+        seats=4,
+    )
+    assert found(result) == []
+    assert result.status is Status.OK
+
+
+def test_no_small_blind_the_first_big_blind_posted_is_the_big_blind() -> None:
+    """R2.no-small-blind, R2.post-to-enter: seat 1 posts the big blind, then seat 2 a big
+    blind to enter: seat 2 is first to act (and may check), seat 1 last."""
+    result = play(
+        [
+            post(1, "big", "1.00"),
+            post(2, "big", "1.00"),
+            check(2),  # seq 2
+            call(3, "1.00"),
+            call(4, "1.00"),
+            check(1),
+            *checked_streets([1, 2, 3, 4]),
+        ],
+        seats=4,
+    )
+    assert legal_at(result, 2).to_call == "0.00"
+    assert found(result) == []
+    assert result.status is Status.OK
+
+
 # ---------------------------------------------------------------------------- R2.walk
 
 

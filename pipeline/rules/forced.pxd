@@ -12,5 +12,8 @@ cpdef post(Run run, Py_ssize_t seq, object action)
 
 cpdef object _big_blind_post(Run run, Py_ssize_t index)
 
+@cython.locals(i=Py_ssize_t)
+cpdef Py_ssize_t _big_blind_index(Run run) except -1
+
 @cython.locals(state=BettingState)
 cpdef close_posts(Run run, Py_ssize_t seq)

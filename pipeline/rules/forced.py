@@ -183,7 +183,7 @@ def post(run: Run, seq: int, action: Action) -> None:
         expected = run.rules.straddle_multiple * game.big_blind
         if amount > expected and game.betting is not Betting.FIXED_LIMIT:
             expected = amount  # a bigger straddle, as the site records it (R2.straddle)
-        want = (run.bb_index + 1) % len(run.seats)
+        want = (_big_blind_index(run) + 1) % len(run.seats)
         if i != want or len(run.seats) < 3:
             run.flag(
                 Code.STRADDLE_WRONG_SEAT,
@@ -199,7 +199,8 @@ def post(run: Run, seq: int, action: Action) -> None:
 
 
 def _not_a_blind_seat(run: Run, seq: int, i: int, what: str) -> None:
-    if i in (run.sb_index, run.bb_index):
+    bb = _big_blind_index(run)
+    if i == bb or (i == run.sb_index and bb == run.bb_index):  # no small blind: one blind
         seat = run.seats[i]
         run.flag(
             Code.BLIND_WRONG_SEAT,
@@ -239,6 +240,20 @@ def _check_post_amount(
     check_all_in_flag(run, seq, action, all_in)
 
 
+def _big_blind_index(run: Run) -> int:
+    """Return the index of the big blind, as the posts so far show it.
+
+    The seat after the small blind's; but with no small blind posted (R2.no-small-blind:
+    the big blind is taken from the log), the first of the two seats after the button to
+    post a big blind, so the seat after the button when it posts the big blind itself.
+    """
+    if not run.small_posted:
+        for _, i in run.big_posts:
+            if i == run.sb_index or i == run.bb_index:
+                return i
+    return run.bb_index
+
+
 def _big_blind_post(run: Run, index: int) -> int | None:
     """Return ``index`` if that player posted a big blind, else ``None``."""
     for _, i in run.big_posts:
@@ -252,9 +267,7 @@ def close_posts(run: Run, seq: int) -> None:
     run.posts_open = False
     game = run.hand.game
     state = run.state
-    bb = _big_blind_post(run, run.bb_index)
-    if bb is None and not run.small_posted:
-        bb = _big_blind_post(run, run.sb_index)  # R2.no-small-blind
+    bb = _big_blind_post(run, _big_blind_index(run))  # R2.no-small-blind: from the log
     if bb is None:
         run.flag(
             Code.MISSING_BLIND,
