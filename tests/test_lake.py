@@ -71,6 +71,49 @@ def test_the_readme_documents_every_table_and_column() -> None:
 # ---------------------------------------------------------------------------- end to end
 
 
+def test_a_board_run_twice_has_a_pot_row_per_runout_and_its_cards_are_labelled(
+    tmp_path: Path,
+) -> None:
+    """SAMPLE-0012 is run twice: the pot's 41.40 (rake 2.07) is split between the boards as
+    settlement splits it (19.67 and 19.66 paid, the odd chip and the odd cent of rake to the
+    first); each board's winner is its row's; its cards are the turn and river of their
+    board (they were the flop's, where the betting stopped), and the shows the showdown's."""
+    lake = tmp_path / "lake"
+    run_lake([str(SAMPLES / "special.jsonl")], lake, workers=1)
+    pots = run_query(
+        lake,
+        "SELECT runout, amount, rake_share, high_winners FROM pots WHERE hand_id = ? "
+        "ORDER BY runout",
+        ["SAMPLE-0012"],
+    ).rows
+    assert pots == [(1, 1967 + 104, 104, [2]), (2, 1966 + 103, 103, [1])]
+    awards = run_query(
+        lake,
+        "SELECT runout, seat, amount FROM awards WHERE hand_id = ? ORDER BY runout",
+        ["SAMPLE-0012"],
+    ).rows
+    assert awards == [(1, 2, 1967), (2, 1, 1966)]
+    steps = run_query(
+        lake,
+        "SELECT type, street, runout, cards FROM actions WHERE hand_id = ? "
+        "AND type IN ('board', 'show') ORDER BY seq",
+        ["SAMPLE-0012"],
+    ).rows
+    assert steps == [
+        ("board", "flop", None, "Th8h3c"),
+        ("board", "turn", 1, "5h"),
+        ("board", "river", 1, "6c"),
+        ("board", "turn", 2, "3d"),
+        ("board", "river", 2, "8c"),
+        ("show", "showdown", None, "TcTs8d7s2d"),
+        ("show", "showdown", None, "AhKhQsJd9c"),
+    ]
+    others = run_query(
+        lake, "SELECT count(*) FROM pots WHERE runout > 1 AND hand_id <> ?", ["SAMPLE-0012"]
+    )
+    assert others.rows == [(0,)]  # a board dealt once: one row per pot
+
+
 def test_run_on_the_samples_then_query_every_table(tmp_path: Path) -> None:
     lake = tmp_path / "lake"
     result = runner.invoke(app, ["run", str(SAMPLES), "--out", str(lake), "--workers", "1", "-q"])

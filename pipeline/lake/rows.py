@@ -16,6 +16,7 @@ import pyarrow.compute as pc
 from pipeline.cards import format_cards
 from pipeline.lake.schema import TABLES
 from pipeline.model import ActionType, HandRecord
+from pipeline.pots import split_evenly
 from pipeline.rules import Replay, Step
 from pipeline.rules.state import Street
 from pipeline.rules.stats import seat_flags
@@ -102,7 +103,7 @@ class ChunkRows:
         self.run_id = run_id
         self._rows: dict[str, list[tuple[object, ...]]] = {name: [] for name in TABLES}
         self._steps: list[Step] = []
-        self._step_keys: list[list[object]] = [[], [], [], [], [], []]  # site … cards, by step
+        self._step_keys: list[list[object]] = [[], [], [], [], [], [], []]  # site … runout
 
     def add_reject(self, reject: Reject) -> None:
         """Add one input that could not become a hand."""
@@ -168,7 +169,8 @@ class ChunkRows:
         )
         self._add_seats(hand, judged, settled, site, hand_id, month)
         self._add_actions(hand, judged, site, hand_id, month)
-        self._add_pots(settled, site, hand_id, month, scale)
+        runs = len(judged.boards) if judged.folded.count(False) > 1 else 1  # as settled
+        self._add_pots(settled, site, hand_id, month, scale, runs)
         self._rows["violations"].extend(
             [
                 (
@@ -269,16 +271,19 @@ class ChunkRows:
                 for step in steps
             ]
         )
+        keys[6].extend([actions[step.seq].run for step in steps])  # runout
 
     def _add_pots(
-        self, settled: Settlement, site: str, hand_id: str, month: str, scale: int
+        self, settled: Settlement, site: str, hand_id: str, month: str, scale: int, runs: int
     ) -> None:
-        winners: dict[tuple[int, Half], list[int]] = defaultdict(list)
+        """Add the awards, and a row per pot and runout (``runs`` boards: each pot is split
+        between them as settlement splits it, the odd chips to the first)."""
+        winners: dict[tuple[int, int, Half], list[int]] = defaultdict(list)
         awards = self._rows["awards"]
         for a in settled.awards:
             half = Half.LOW if a.half is Half.LOW else Half.HIGH
-            if a.seat not in winners[(a.pot, half)]:
-                winners[(a.pot, half)].append(a.seat)
+            if a.seat not in winners[(a.pot, a.runout, half)]:
+                winners[(a.pot, a.runout, half)].append(a.seat)
             awards.append(
                 (
                     site,
@@ -295,23 +300,32 @@ class ChunkRows:
                     list(a.rules),
                 )
             )
-        self._rows["pots"].extend(
-            [
-                (
-                    site,
-                    hand_id,
-                    month,
-                    pot.index,  # pot_index
-                    scale,
-                    pot.amount,
-                    pot.rake,  # rake_share
-                    list(pot.eligible),  # eligible_seats
-                    winners.get((pot.index, Half.HIGH), []),
-                    winners.get((pot.index, Half.LOW), []),
+        rows = self._rows["pots"]
+        for pot in settled.pots:
+            if runs == 1:
+                parts = [(pot.amount, pot.rake)]
+            else:  # what each runout pays out, and the rake, fees and added money it carries
+                nets, rakes = split_evenly(pot.net, runs), split_evenly(pot.rake, runs)
+                fees, added = split_evenly(pot.fees, runs), split_evenly(pot.added, runs)
+                parts = [
+                    (n + r + f - a, r) for n, r, f, a in zip(nets, rakes, fees, added, strict=True)
+                ]
+            for runout, (amount, rake) in enumerate(parts, start=1):
+                rows.append(
+                    (
+                        site,
+                        hand_id,
+                        month,
+                        pot.index,  # pot_index
+                        runout,
+                        scale,
+                        amount,
+                        rake,  # rake_share
+                        list(pot.eligible),  # eligible_seats
+                        winners.get((pot.index, runout, Half.HIGH), []),
+                        winners.get((pot.index, runout, Half.LOW), []),
+                    )
                 )
-                for pot in settled.pots
-            ]
-        )
 
     def tables(self) -> dict[str, pa.Table]:
         """Return every table's rows as an Arrow table with the lake's schema."""
@@ -334,9 +348,9 @@ class ChunkRows:
         codes = columns["violation"]
         joined = pc.binary_join(codes, ",")
         columns["violation"] = pc.if_else(pc.equal(pc.list_value_length(codes), 0), None, joined)
-        site, hand_id, month, scale, player, cards = self._step_keys
+        site, hand_id, month, scale, player, cards, runout = self._step_keys
         columns.update(site=site, hand_id=hand_id, month=month, scale=scale)
-        columns.update(player=player, cards=cards)
+        columns.update(player=player, cards=cards, runout=runout)
         schema = TABLES["actions"]
         arrays = []
         for f in schema:

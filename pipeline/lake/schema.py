@@ -172,7 +172,14 @@ ACTIONS = pa.schema(
         *_KEY,
         _f("month", pa.string(), "Month of play (partition key).", False),
         _f("seq", pa.int32(), "Index of the action in the hand's action list.", False),
-        _f("street", _ENUM, "preflop, flop, turn, river or showdown.", False),
+        _f(
+            "street",
+            _ENUM,
+            "preflop, flop, turn, river or showdown. Board cards are the street they open "
+            "(on their own board when run more than once); a card shown after every "
+            "board is dealt is the showdown's.",
+            False,
+        ),
         _f("seat", pa.int16(), "Acting seat (null for board cards)."),
         _f("player", pa.string(), "Acting player."),
         _f(
@@ -197,6 +204,12 @@ ACTIONS = pa.schema(
         _f("all_in", pa.bool_(), "The player was all-in after the action.", False),
         _f("cards", pa.string(), "Cards of a deal, board, show or muck."),
         _f(
+            "runout",
+            pa.int8(),
+            "The board (1, 2, 3) a board card is dealt to when the board is run more than "
+            "once; null for the cards every board shares, and for other actions.",
+        ),
+        _f(
             "violation",
             pa.string(),
             "Codes of the violations found at this action, comma-separated.",
@@ -209,9 +222,22 @@ POTS = pa.schema(
         *_KEY,
         _f("month", pa.string(), "Month of play (partition key).", False),
         _f("pot_index", pa.int16(), "0 = main pot, 1.. = side pots.", False),
+        _f(
+            "runout",
+            pa.int8(),
+            "The board (1, 2, 3) this row's part of the pot is played on: a pot has a row "
+            "per board when the board was run more than once, else one (1).",
+            False,
+        ),
         _f("scale", pa.int8(), "Decimals of the money unit.", False),
-        _f("amount", _MONEY, "Chips in the pot before rake.", False),
-        _f("rake_share", _MONEY, "Rake taken from this pot.", False),
+        _f(
+            "amount",
+            _MONEY,
+            "Chips in the pot before rake (a runout's part: the pot split evenly between "
+            "the boards, odd chips to the first).",
+            False,
+        ),
+        _f("rake_share", _MONEY, "Rake taken from this pot (or runout's part).", False),
         _f("eligible_seats", pa.list_(pa.int16()), "Seats that could win the pot.", False),
         _f("high_winners", pa.list_(pa.int16()), "Seats awarded the high (or whole) pot.", False),
         _f("low_winners", pa.list_(pa.int16()), "Seats awarded the low half.", False),

@@ -89,7 +89,7 @@ SELECT s.player,
 FROM seats s JOIN hands h USING (site, hand_id)
 LEFT JOIN (  -- seats paid from a pot two or more players contested to the end
     SELECT DISTINCT a.site, a.hand_id, a.seat FROM awards a
-    JOIN pots p USING (site, hand_id, pot_index) WHERE len(p.eligible_seats) > 1
+    JOIN pots p USING (site, hand_id, pot_index, runout) WHERE len(p.eligible_seats) > 1
 ) sd ON sd.site = s.site AND sd.hand_id = s.hand_id AND sd.seat = s.seat
 LEFT JOIN (  -- a player dealt into two seats of one hand: left out of that hand
     SELECT site, hand_id, player FROM seats

@@ -237,7 +237,7 @@ def _record_bet_step(
     run.steps.append(
         make_step(
             seq,
-            state.street,
+            state.street if state.street is not _SHOWDOWN else _RIVER,  # after the river
             action.seat,
             action.type,
             moved if moved else None,

@@ -17,4 +17,6 @@ cpdef _advance(Run run, Py_ssize_t seq)
 
 cpdef object _street_of(Py_ssize_t size)
 
+cpdef object board_street(Run run, object action)
+
 cdef object _SHOW, _SHOWDOWN

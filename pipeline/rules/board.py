@@ -149,6 +149,16 @@ def _street_of(size: int) -> Street:
     return _STREET_OF_SIZE[size] if size < 5 else Street.RIVER
 
 
+def board_street(run: Run, action: Action) -> Street:
+    """Return the round a board action's cards open, for its step (a river card dealt
+    with everyone all-in is the river's, not the showdown's). A runout's cards count with
+    that runout's board: the betting stays at the street of the all-in."""
+    size = len(run.shared_board)
+    if action.run is not None:
+        size += len(run.run_boards.get(action.run, ()))
+    return _street_of(size)
+
+
 def _advance(run: Run, seq: int) -> None:
     """Open the street the shared board now shows."""
     state = run.state

@@ -1,7 +1,7 @@
 # C types for the compiled engine (see setup.py); replay.py stays the source of truth.
 cimport cython
 from pipeline.rules.betting cimport bet
-from pipeline.rules.board cimport board, deal
+from pipeline.rules.board cimport board, board_street, deal
 from pipeline.rules.context cimport Run, make_step
 from pipeline.rules.state cimport BettingState
 
@@ -14,5 +14,5 @@ cpdef _step(Run run, Py_ssize_t seq, object action)
 @cython.locals(state=BettingState, errors=cython.bint)
 cpdef object _result(Run run, bint fatal)
 
-cdef object _POST, _DEAL, _BOARD, _UNCALLED, _ERROR
+cdef object _POST, _DEAL, _BOARD, _UNCALLED, _ERROR, _SHOWDOWN
 cdef frozenset _BETTING

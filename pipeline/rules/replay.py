@@ -21,7 +21,7 @@ from pipeline.model import (
     Status,
 )
 from pipeline.rules.betting import bet, uncalled
-from pipeline.rules.board import board, boards_of, deal, show
+from pipeline.rules.board import board, board_street, boards_of, deal, show
 from pipeline.rules.context import Run, Step, Stop, make_step
 from pipeline.rules.finish import finish
 from pipeline.rules.forced import check_setup, close_posts, dealt_seats, post, seating
@@ -38,6 +38,7 @@ _BETTING = frozenset(
 # Enum members compared at every action, bound once (C constants in the compiled engine).
 _POST, _DEAL, _BOARD = ActionType.POST, ActionType.DEAL, ActionType.BOARD
 _UNCALLED, _ERROR = ActionType.UNCALLED, Severity.ERROR
+_SHOWDOWN = Street.SHOWDOWN
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +136,7 @@ def _step(run: Run, seq: int, action: Action) -> None:
     kind = action.type
     state = run.state
     pot_before = state.pot_before_round + state.street_total
+    street = None  # the state's after the action, unless said otherwise
     if kind is _POST:
         post(run, seq, action)
     elif kind is _DEAL:
@@ -146,6 +148,7 @@ def _step(run: Run, seq: int, action: Action) -> None:
         return  # bet records its own step
     elif kind is _BOARD:
         board(run, seq, action)
+        street = board_street(run, action)
     else:
         if run.posts_open:
             close_posts(run, seq)
@@ -153,8 +156,12 @@ def _step(run: Run, seq: int, action: Action) -> None:
             pot_before += uncalled(run, seq, action)
         else:
             show(run, seq, action)
+        if run.run_boards:  # after the runouts, the hands are shown (the betting state
+            street = _SHOWDOWN  # stays at the all-in's street)
+    if street is None:
+        street = state.street
     run.steps.append(
-        make_step(seq, state.street, action.seat, kind, action.amount, action.to, pot_before, None)
+        make_step(seq, street, action.seat, kind, action.amount, action.to, pot_before, None)
     )
 
 
