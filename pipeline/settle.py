@@ -50,6 +50,7 @@ __all__ = [
     "build_pots",
     "error_count",
     "hand_status",
+    "returns_in_collections",
     "settle",
     "settle_many",
     "split_evenly",
@@ -510,7 +511,7 @@ def _reconcile(
     money = book.money
     violations = book.violations
     before = len(violations)
-    if judged.uncalled and _returns_folded_into_collections(judged, total):
+    if judged.uncalled and returns_in_collections(judged, total):
         # the log counts uncalled returns as part of the pot and the collections
         total += sum(amount for _, amount in judged.uncalled)
         won = dict(won)
@@ -635,12 +636,13 @@ def _reconcile(
     return not any(v.severity is Severity.ERROR for v in violations[before:])
 
 
-def _returns_folded_into_collections(judged: Replay, pot: int) -> bool:
+def returns_in_collections(judged: Replay, pot: int) -> bool:
     """Tell whether a log with no uncalled-bet lines paid the returns as collections.
 
     Some exports (third-party converters) print no "uncalled bet returned" line and pay
     the returned chips as part of the collection, with a total pot that includes them. The
-    chips are the same: only the bookkeeping differs, so it is compared that way.
+    chips are the same: only the bookkeeping differs, so it is compared that way. ``pot``
+    is the chips in the pots (before rake).
     """
     hand = judged.hand
     result = hand.result

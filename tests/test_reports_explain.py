@@ -488,6 +488,31 @@ def test_a_payout_that_differs_from_the_log_is_marked() -> None:
     assert "DIFFERS: the log pays $10.00 more" in text  # seat 3, paid the side pot
 
 
+def test_a_log_that_pays_the_uncalled_bet_in_the_collection_is_said_to_match() -> None:
+    """A walk as some converters write it: no uncalled-bet line, the big blind collects the
+    whole 1.50 of a 1.50 total pot. Settlement accepts that bookkeeping (the chips are the
+    same); the money table said DIFFERS (the log pays $0.50 more) beside "no problems"."""
+    hand = with_result(
+        build([*blinds(), fold(3), fold(1)]),
+        {"rake": "0", "total_pot": "1.50", "collected": [collected(2, "1.50")]},
+    )
+    e = explain(hand, STANDARD)
+    assert e.payouts_match is True
+    assert e.problems == ()
+    seat = {p.seat: p for p in e.players}[2]
+    assert (seat.won, seat.won_recorded, seat.returned_in_collection) == (100, 150, 50)
+    assert seat.matches is True
+    text = to_text(e)
+    assert "DIFFERS:" not in text
+    assert "matches (the log's collection counts the $0.50 uncalled bet returned)" in text
+    paid_apart = with_result(
+        build([*blinds(), fold(3), fold(1), uncalled(2, "0.50")]),
+        {"rake": "0", "total_pot": "1.00", "collected": [collected(2, "1.00")]},
+    )
+    seat = {p.seat: p for p in explain(paid_apart, STANDARD).players}[2]
+    assert (seat.won_recorded, seat.returned_in_collection, seat.matches) == (100, 0, True)
+
+
 def test_a_partial_hand_says_its_log_is_incomplete_not_that_everything_follows_the_rules() -> None:
     hand = build([post(1, "small", "0.50"), post(2, "big", "1.00"), call(3, "1.00")], partial=True)
     e = explain(hand, STANDARD)

@@ -59,7 +59,7 @@ from pipeline.reports.explain_source import (
 )
 from pipeline.rules import Replay, RuleSet, Step, replay
 from pipeline.rules.context import FATAL
-from pipeline.settle import Settlement, hand_status, settle
+from pipeline.settle import Settlement, hand_status, returns_in_collections, settle
 from pipeline.violations import Code, Violation
 
 __all__ = [
@@ -560,6 +560,12 @@ def _players(hand: HandRecord, judged: Replay, settled: Settlement) -> tuple[Pla
         fees = {c.seat: c.fee for c in result.cash_outs}
     compare = settled.payouts_match is not None
     unjudged = _put_in_unreplayed(judged) if judged.status is Status.VOID else {}
+    returned: dict[int, int] = {}  # uncalled bets the log pays in its collections
+    if collected is not None and returns_in_collections(
+        judged, sum(p.amount for p in settled.pots)
+    ):
+        for seat, amount in judged.uncalled:
+            returned[seat] = returned.get(seat, 0) + amount
     rows = []
     for i, seat in sorted(enumerate(judged.seats), key=lambda item: item[1]):
         player = hand.seat(seat)
@@ -568,8 +574,9 @@ def _players(hand: HandRecord, judged: Replay, settled: Settlement) -> tuple[Pla
         won_recorded = collected.get(seat, 0) if collected is not None else None
         final_recorded = finals.get(seat) if finals is not None else None
         matches: bool | None = None
+        in_collection = returned.get(seat, 0)
         if compare and (won_recorded is not None or final_recorded is not None):
-            matches = (won_recorded is None or won_recorded == won) and (
+            matches = (won_recorded is None or won_recorded == won + in_collection) and (
                 final_recorded is None or final_recorded == final
             )
         rows.append(
@@ -584,6 +591,7 @@ def _players(hand: HandRecord, judged: Replay, settled: Settlement) -> tuple[Pla
                 cash_out=cash.get(seat),
                 matches=matches,
                 cash_out_fee=fees.get(seat),
+                returned_in_collection=in_collection,
             )
         )
     return tuple(rows)

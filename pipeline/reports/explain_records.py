@@ -173,6 +173,9 @@ class PlayerMoney:
     cash_out: int | None
     matches: bool | None
     cash_out_fee: int | None = None
+    returned_in_collection: int = 0
+    """An uncalled bet the log pays as part of the seat's collection, with no line of its
+    own (some converters): the collection is compared with ``won`` plus it."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -55,6 +55,7 @@ _MONEY_FIELDS = frozenset(
         "net",
         "pot_before",
         "rake",
+        "returned_in_collection",
         "small_bet",
         "small_blind",
         "stack",
@@ -389,6 +390,9 @@ def _players(e: Explanation, money: _Money) -> list[_Block]:
         check = {None: "", True: "matches", False: "DIFFERS"}[p.matches]
         if p.matches is False:
             check += _difference(p.won, p.won_recorded, p.final_stack, p.final_recorded, money)
+        elif p.returned_in_collection:
+            back = money(p.returned_in_collection)
+            check += f" (the log's collection counts the {back} uncalled bet returned)"
         if p.cash_out is not None:
             paid = f"paid the cash-out {money(p.cash_out)}"
             if p.cash_out_fee:
