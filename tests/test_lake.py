@@ -25,6 +25,7 @@ from pipeline.lake.schema import TABLES, describe, snapshot
 from pipeline.lake.store import LOCK, LakeLocked
 from pipeline.rules import Step
 from pipeline.run import run_lake
+from tests.handbuilder import blinds, build, deal, fold, uncalled
 from tests.test_pokerstars_robust import many_hands
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -112,6 +113,21 @@ def test_a_board_run_twice_has_a_pot_row_per_runout_and_its_cards_are_labelled(
         lake, "SELECT count(*) FROM pots WHERE runout > 1 AND hand_id <> ?", ["SAMPLE-0012"]
     )
     assert others.rows == [(0,)]  # a board dealt once: one row per pot
+
+
+def test_hole_cards_the_log_does_not_show_are_null_and_one_unknown_card_is_marked(
+    tmp_path: Path,
+) -> None:
+    """A seat dealt unknown cards (PHH writes '????????') is null, as a seat with no deal
+    line (PokerStars) is; a hand shown in part keeps '??' for each card not shown."""
+    actions = [deal(1, "AsKsQsJs"), deal(2, "????????"), deal(3, "Ah??Kd??")]
+    hand = build([*blinds(), *actions, fold(3), fold(1), uncalled(2, "0.50")])
+    path = tmp_path / "hand.jsonl"
+    with path.open("wb") as out:
+        write_jsonl([hand], out)
+    run_lake([str(path)], tmp_path / "lake", workers=1)
+    rows = run_query(tmp_path / "lake", "SELECT seat, hole_cards FROM seats ORDER BY seat").rows
+    assert rows == [(1, "AsKsQsJs"), (2, None), (3, "Ah??Kd??")]
 
 
 def test_run_on_the_samples_then_query_every_table(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from operator import itemgetter
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.cards import format_cards
+from pipeline.cards import UNKNOWN, format_cards
 from pipeline.lake.schema import TABLES
 from pipeline.model import ActionType, HandRecord
 from pipeline.pots import split_evenly
@@ -236,7 +236,7 @@ class ChunkRows:
                     scale,
                     player.stack,  # stack_start
                     end,  # stack_end
-                    format_cards(cards) if cards else None,
+                    format_cards(cards) if cards and max(cards) != UNKNOWN else None,
                     invested[i],
                     won,
                     recorded.get(seat, 0) if recorded is not None else None,  # won_recorded

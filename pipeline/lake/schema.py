@@ -138,7 +138,12 @@ SEATS = pa.schema(
         _f("scale", pa.int8(), "Decimals of the money unit.", False),
         _f("stack_start", _MONEY, "Stack at the start of the hand.", False),
         _f("stack_end", _MONEY, "Stack after the hand, by the rules.", False),
-        _f("hole_cards", pa.string(), "Hole cards as far as the log shows them ('??' unknown)."),
+        _f(
+            "hole_cards",
+            pa.string(),
+            "Hole cards as far as the log shows them ('??' for each card it does not); "
+            "null when it shows none.",
+        ),
         _f("invested", _MONEY, "Chips put in, uncalled bets returned.", False),
         _f("won", _MONEY, "Chips awarded by the rules.", False),
         _f("won_recorded", _MONEY, "Chips the log says the seat collected."),
