@@ -513,6 +513,19 @@ def test_a_log_that_pays_the_uncalled_bet_in_the_collection_is_said_to_match() -
     assert (seat.won_recorded, seat.returned_in_collection, seat.matches) == (100, 0, True)
 
 
+def test_allowed_says_all_in_when_the_largest_raise_is_the_whole_stack() -> None:
+    """Seat 3 ($3.00) may raise to at most $3.00, all it has (a pot raise would be $3.50):
+    'Allowed' says all-in; seat 1's largest raise is a pot raise, not its stack."""
+    hand = build(
+        [*blinds(), raise_to(3, "3.00", all_in=True), call(1, "2.50"), fold(2)],
+        stacks=["100.00", "100.00", "3.00"],
+        partial=True,
+    )
+    rows = {row.seq: row for row in explain(hand, STANDARD).actions}
+    assert rows[2].legal == "fold, call $1.00 or raise to between $2.00 and $3.00 all-in"
+    assert rows[3].legal == "fold, call $2.50 or raise to between $5.00 and $10.00"
+
+
 def test_a_partial_hand_says_its_log_is_incomplete_not_that_everything_follows_the_rules() -> None:
     hand = build([post(1, "small", "0.50"), post(2, "big", "1.00"), call(3, "1.00")], partial=True)
     e = explain(hand, STANDARD)

@@ -334,12 +334,18 @@ def _actions(
             at[problem.seq].append(problem)
     money = money_of(hand)
     board_cards: dict[int | None, int] = defaultdict(int)
+    street_in: dict[tuple[int, int | None], int] = defaultdict(int)  # (street, seat): chips
     rows: list[ActionRow] = []
     pot = 0
     for seq, action in enumerate(hand.actions):
         step = steps.get(seq)
+        all_in_to: int | None = None  # the street total that puts the player all-in
         if step is not None:
             pot = step.pot_before
+            if step.stack_before is not None:
+                all_in_to = street_in[(step.street, step.seat)] + step.stack_before
+            if step.amount and action.type is not ActionType.UNCALLED:
+                street_in[(step.street, step.seat)] += step.amount
         if action.type is ActionType.UNCALLED and rows:
             # the rules return an uncalled bet when its round closes; a line the log writes
             # after the next card (or the hands shown) finds it out of the pot already
@@ -373,7 +379,7 @@ def _actions(
                 to_call=step.to_call if step is not None else None,
                 min_to=step.min_to if step is not None else None,
                 max_to=step.max_to if step is not None else None,
-                legal=_legal(step, money) if step is not None else "",
+                legal=_legal(step, money, all_in_to) if step is not None else "",
                 problems=tuple(at.get(seq, ())),
                 line=lines[seq] if seq < len(lines) else None,
             )
@@ -485,17 +491,19 @@ def _describe(
     return f"gets back {money(action.amount or 0)} (uncalled bet)"
 
 
-def _legal(step: Step, money: Callable[[int], str]) -> str:
-    """Say what the player could do before a betting action."""
+def _legal(step: Step, money: Callable[[int], str], all_in_to: int | None = None) -> str:
+    """Say what the player could do before a betting action (``all_in_to``: the street
+    total of all they have, so a largest bet or raise that is all of it says so)."""
     if step.to_call is None:
         return ""
     sized = ""
     if step.min_to is not None and step.max_to is not None:
         verb = "bet" if step.to_call == 0 and step.street.label != "preflop" else "raise to"
+        all_in = " all-in" if step.max_to == all_in_to else ""
         if step.min_to >= step.max_to:
-            sized = f"{verb} {money(step.max_to)}"
+            sized = f"{verb} {money(step.max_to)}{all_in}"
         else:
-            sized = f"{verb} between {money(step.min_to)} and {money(step.max_to)}"
+            sized = f"{verb} between {money(step.min_to)} and {money(step.max_to)}{all_in}"
     if step.to_call == 0:
         return f"check or {sized}" if sized else "check"
     calls = money(step.to_call)

@@ -243,8 +243,8 @@ def _actions(e: Explanation, money: _Money) -> list[_Block]:
             "leaves it at the line that returns it, or, when the log writes that line later, "
             "as its betting round closes); 'To call' is "
             "what the player could call (what they owed, or all they had when that was "
-            "less); 'Allowed' is what the rules let them do ('all-in' where a call takes "
-            "the whole stack). Line is the action's line in "
+            "less); 'Allowed' is what the rules let them do ('all-in' where a call, or the "
+            "largest bet or raise, takes the whole stack). Line is the action's line in "
             f"{e.source}."
         ),
         table,
