@@ -368,12 +368,12 @@ def run_lake(
             sha, size = sha256_of(name)
             if sha in planned or (sha in ingested and not replace):  # planned: named twice
                 report.inputs.append(
-                    InputEntry(name, sha, size, skipped=True, resolved=os.path.abspath(name))
+                    InputEntry(name, sha, size, skipped=True, resolved=os.path.realpath(name))
                 )
                 progress("skipped", 1)
                 continue
             if replace:  # this input, and what earlier versions of it at this path gave
-                earlier = {sha} | versions.get(os.path.abspath(name), set())
+                earlier = {sha} | versions.get(os.path.realpath(name), set())
                 retire |= {path for path, f in live.items() if f.input in earlier}
             plan.append((name, sha, size))
             planned.add(sha)
@@ -399,7 +399,7 @@ def run_lake(
         try:
             task_id = 0
             for name, sha, size in plan:
-                resolved = None if name == "-" else os.path.abspath(name)
+                resolved = None if name == "-" else os.path.realpath(name)  # links followed
                 entry = InputEntry(path=name, sha256=sha, size=size, resolved=resolved)
                 report.inputs.append(entry)
                 progress("file", 1)

@@ -665,6 +665,23 @@ def test_replace_says_how_many_hands_the_new_version_leaves_out(tmp_path: Path) 
     assert (again.gone, _count(lake, "hands")) == (0, 10)
 
 
+def test_replace_through_a_symbolic_link_retires_what_the_file_gave_by_its_own_name(
+    tmp_path: Path,
+) -> None:
+    """A file run through a link, then changed (hand 9 gone) and run by its own name with
+    --replace: the link's rows were the file's, so hand 9 leaves the lake (it stayed)."""
+    lake = tmp_path / "lake"
+    lines = _generated(tmp_path / "gen.jsonl", 10, seed=7).read_bytes().splitlines(keepends=True)
+    real, link = tmp_path / "real.jsonl", tmp_path / "link.jsonl"
+    real.write_bytes(b"".join(lines))
+    link.symlink_to(real)
+    run_lake([str(link)], lake, workers=1)
+    real.write_bytes(b"".join(lines[:9]))
+    report = run_lake([str(real)], lake, workers=1, replace=True)
+    assert (report.hands, report.duplicates, report.gone) == (9, 0, 1)  # hand 9 is gone
+    assert _count(lake, "hands") == 9
+
+
 def test_a_file_named_twice_is_read_once_and_a_folder_without_logs_makes_no_lake(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -49,8 +49,9 @@ class InputEntry:
 
     ``read`` = ``hands`` + ``rejects`` + ``duplicates``: every hand read is in exactly one
     of the ``hands`` table, the ``rejects`` table, or the duplicates count. ``path`` is the
-    input as named (the ``source`` of its rows); ``resolved`` the absolute path it had then
-    (``None``: standard input, or a lake written before it was recorded).
+    input as named (the ``source`` of its rows); ``resolved`` the file it was then, as an
+    absolute path with symbolic links followed (``None``: standard input, or a lake
+    written before it was recorded).
     """
 
     path: str
