@@ -40,6 +40,7 @@ from pipeline.cli_output import (
     report_rejects,
     say_environment_error,
     stderr,
+    steps,
     write_rejects,
 )
 from pipeline.cli_shell import (
@@ -549,7 +550,8 @@ def audit_command(
         message = f"--html - and the {fmt} report would both go to standard output; "
         raise _fail(message + "write one of them to a file", EXIT_USAGE)
     try:
-        report = audit(lake, examples=examples, limit=limit or None)
+        with steps("auditing") as step:
+            report = audit(lake, examples=examples, limit=limit or None, on_step=step)
     except NoLake as error:
         raise _fail(str(error)) from None
     if html_file is not None:
@@ -643,7 +645,8 @@ def stats_command(
         by=groups,
     )
     try:
-        result = player_stats(lake, spec)
+        with steps("computing player statistics"):
+            result = player_stats(lake, spec)
     except NoLake as error:
         raise _fail(str(error)) from None
     if fmt == "parquet":

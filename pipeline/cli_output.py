@@ -54,6 +54,7 @@ __all__ = [
     "say_environment_error",
     "stderr",
     "stdout_console",
+    "steps",
     "write_rejects",
 ]
 
@@ -299,6 +300,22 @@ def progress(quiet: bool) -> Iterator[Callable[[str, int], None]]:
             )
 
         yield update
+
+
+@contextmanager
+def steps(doing: str) -> Iterator[Callable[[str], None]]:
+    """Show on stderr, when it is a terminal, what a long command is doing now (a spinner,
+    ``doing``, the step and the time so far); yield the callback that names each step."""
+    if not stderr.is_terminal:
+        yield lambda step: None
+        return
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    with Progress(
+        SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=stderr
+    ) as bar:
+        task = bar.add_task(doing)
+        yield lambda step: bar.update(task, description=f"{doing}: {step}")
 
 
 def render(result: QueryResult, fmt: str) -> str:

@@ -111,6 +111,19 @@ def test_findings_are_capped_per_kind_but_counted(
     assert sum(f.kind == "payout-mismatch" for f in report.findings) == 2
 
 
+def test_the_audit_names_each_step_it_turns_to(
+    faulty: tuple[Path, list[tuple[str, str]]],
+) -> None:
+    """For the progress display of a long audit: every kind of finding has its step, in
+    the order they are listed, between the overview and the fairness tests."""
+    lake, _ = faulty
+    told: list[str] = []
+    report = audit(lake, limit=2, on_step=told.append)
+    kinds = [kind.replace("-", " ") for kind in report.finding_counts]
+    assert told == ["hands and statuses", "violations", *kinds, "fairness of the deal"]
+    assert len(kinds) == 9
+
+
 # ------------------------------------------------------------------------ fairness of the deal
 
 

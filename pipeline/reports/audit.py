@@ -36,6 +36,7 @@ Checks and their assumptions:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -173,12 +174,16 @@ def audit(
     limit: int | None = 100,
     session_gap: int = SESSION_GAP_SECONDS,
     alpha: float = ALPHA,
+    on_step: Callable[[str], None] | None = None,
 ) -> Audit:
     """Audit the lake: ``examples`` hand ids per violation group and ``limit`` findings of
-    each kind (``None``: all of them); ``session_gap`` in seconds (see the module)."""
+    each kind (``None``: all of them); ``session_gap`` in seconds (see the module).
+    ``on_step`` is told what the audit turns to next (for a progress display)."""
     root = Path(lake)
+    step = on_step or (lambda what: None)
     con = connect(root)
     try:
+        step("hands and statuses")
         hands, rejects, first, last = _overview(con)
         statuses = tuple(
             StatusCount(str(s), int(n))
@@ -189,24 +194,28 @@ def audit(
         payouts = tuple(
             PayoutCount(str(p), int(n)) for p, n in con.execute(_PAYOUTS_SQL).fetchall()
         )
+        step("violations")
         violations = {name: _groups(con, keys, examples) for name, keys in GROUPINGS.items()}
         counted: dict[str, int] = {}
         findings: list[Finding] = []
         cap = _ALL if limit is None else limit
-        for kind, rows in (
-            ("payout-mismatch", _payouts(con, cap)),
-            ("stacks-not-conserved", _stacks(con, cap)),
-            ("pot-not-paid-out", _paid_out(con, cap)),
-            ("duplicate-input-hands", _duplicate_inputs(root)),
-            ("duplicate-hand", _duplicate_hands(con, cap)),
-            ("seated-twice", _seated_twice(con, cap)),
-            ("hand-number-gap", _gaps(con, cap)),
-            ("button-move", _buttons(con, session_gap, cap)),
-            ("stack-carry", _carries(con, session_gap, cap)),
-        ):
-            listed, total = rows
+        checks: tuple[tuple[str, Callable[[], Rows]], ...] = (
+            ("payout-mismatch", lambda: _payouts(con, cap)),
+            ("stacks-not-conserved", lambda: _stacks(con, cap)),
+            ("pot-not-paid-out", lambda: _paid_out(con, cap)),
+            ("duplicate-input-hands", lambda: _duplicate_inputs(root)),
+            ("duplicate-hand", lambda: _duplicate_hands(con, cap)),
+            ("seated-twice", lambda: _seated_twice(con, cap)),
+            ("hand-number-gap", lambda: _gaps(con, cap)),
+            ("button-move", lambda: _buttons(con, session_gap, cap)),
+            ("stack-carry", lambda: _carries(con, session_gap, cap)),
+        )
+        for kind, check in checks:
+            step(kind.replace("-", " "))
+            listed, total = check()
             counted[kind] = total
             findings += listed[:cap]
+        step("fairness of the deal")
         fairness = deal_fairness(con, alpha=alpha)
     finally:
         con.close()
