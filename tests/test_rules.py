@@ -415,3 +415,21 @@ def test_runout_cards_are_the_streets_of_their_own_board() -> None:
         Street.SHOWDOWN,
     ]
     assert result.street is Street.SHOWDOWN  # the hand itself reached the showdown
+
+
+def test_a_bet_after_the_river_closed_is_the_rivers_though_it_ends_the_replay() -> None:
+    """A bet after the river's betting closed stops the replay (action-after-hand-end); its
+    step is the river's, as a check there is (it was labelled the showdown's)."""
+    result = play(
+        [
+            *blinds(),
+            call(3, "1.00"),
+            call(1, "0.50"),
+            check(2),
+            *checked_streets([1, 2, 3]),
+            bet(1, "1.00"),
+        ]
+    )
+    last = len(result.hand.actions) - 1
+    assert ("action-after-hand-end", last) in found(result)
+    assert step(result, last).street is Street.RIVER

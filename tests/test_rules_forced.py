@@ -665,6 +665,24 @@ def test_no_small_blind_the_first_big_blind_posted_is_the_big_blind() -> None:
     assert result.status is Status.OK
 
 
+@pytest.mark.parametrize("first", ["big", "other"])
+def test_no_small_blind_the_seats_of_posts_do_not_depend_on_their_order_in_the_log(
+    first: str,
+) -> None:
+    """R2.no-small-blind: a straddle or missed blinds listed before the big blind are judged
+    once every post is known (they were judged by the big blinds posted so far)."""
+    for other, acting in (
+        (post(2, "straddle", "2.00"), [call(3, "2.00"), call(4, "2.00"), call(1, "1.00")]),
+        (post(2, "both", "1.50"), [check(2), call(3, "1.00"), call(4, "1.00"), check(1)]),
+    ):
+        big = post(1, "big", "1.00")
+        posts = [big, other] if first == "big" else [other, big]
+        closing = [check(2)] if other["blind"] == "straddle" else []
+        hand = [*posts, *acting, *closing, *checked_streets([1, 2, 3, 4])]
+        result = play(hand, seats=4)
+        assert found(result) == [], other["blind"]
+
+
 # ---------------------------------------------------------------------------- R2.walk
 
 

@@ -4,6 +4,7 @@ from pipeline.rules.state cimport BettingState
 cdef class Run:
     cdef public object hand, rules, straddle_index, river_aggressor, last_aggressor, seen
     cdef public list seats, violations, steps, big_posts, shared_board, expected_uncalled
+    cdef public list seat_posts
     cdef public list returned, shows
     cdef public dict index, hole, dealt, run_boards
     cdef public set antes

@@ -7,6 +7,7 @@ from typing import NamedTuple
 from pipeline.model import (
     Action,
     ActionType,
+    Blind,
     HandRecord,
 )
 from pipeline.money import format_amount
@@ -119,6 +120,7 @@ class Run:
         "rules",
         "run_boards",
         "sb_index",
+        "seat_posts",
         "seats",
         "seen",
         "shared_board",
@@ -152,6 +154,7 @@ class Run:
         self.small_posted = False
         self.skipped = -1  # the player an action out of turn went before, until they act
         self.big_posts: list[tuple[int, int]] = []  # (seq, index)
+        self.seat_posts: list[tuple[int, int, Blind]] = []  # (seq, index, kind): see forced
         self.straddle_index: int | None = None
         self.antes: set[int] = set()
         self.hole: dict[int, tuple[int, ...]] = {}

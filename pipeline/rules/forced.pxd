@@ -1,7 +1,7 @@
 # C types for the compiled engine (see setup.py); forced.py stays the source of truth.
 cimport cython
 
-cdef object _SMALL, _BIG, _BOTH, _DEAD, _ANTE
+cdef object _SMALL, _BIG, _BOTH, _DEAD, _ANTE, _STRADDLE
 
 from pipeline.rules.betting cimport after_action
 from pipeline.rules.context cimport Run, check_all_in_flag, seat_index
@@ -17,3 +17,6 @@ cpdef Py_ssize_t _big_blind_index(Run run) except -1
 
 @cython.locals(state=BettingState)
 cpdef close_posts(Run run, Py_ssize_t seq)
+
+@cython.locals(n=Py_ssize_t, i=Py_ssize_t, want=Py_ssize_t)
+cpdef _check_seat_posts(Run run, Py_ssize_t bb)

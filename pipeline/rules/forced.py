@@ -16,6 +16,7 @@ from pipeline.violations import Code
 
 # Enum members compared at every post, bound once (C constants in the compiled engine).
 _SMALL, _BIG, _BOTH, _DEAD, _ANTE = Blind.SMALL, Blind.BIG, Blind.BOTH, Blind.DEAD, Blind.ANTE
+_STRADDLE = Blind.STRADDLE
 
 
 def seating(hand: HandRecord) -> list[int]:
@@ -152,7 +153,7 @@ def post(run: Run, seq: int, action: Action) -> None:
         run.big_posts.append((seq, i))
     elif blind is _BOTH:
         expected = game.small_blind + game.big_blind
-        _not_a_blind_seat(run, seq, i, "posts both blinds")
+        run.seat_posts.append((seq, i, blind))  # its seat is judged when the posts close
         live_part = min(amount, game.big_blind)
         state.post(i, live_part)
         state.post(i, amount - live_part, live=False)
@@ -163,7 +164,7 @@ def post(run: Run, seq: int, action: Action) -> None:
     elif blind is _DEAD:
         expected = game.small_blind
         live = False
-        _not_a_blind_seat(run, seq, i, "posts a dead blind")
+        run.seat_posts.append((seq, i, blind))
     elif blind is _ANTE:
         expected = game.ante
         live = False
@@ -183,32 +184,39 @@ def post(run: Run, seq: int, action: Action) -> None:
         expected = run.rules.straddle_multiple * game.big_blind
         if amount > expected and game.betting is not Betting.FIXED_LIMIT:
             expected = amount  # a bigger straddle, as the site records it (R2.straddle)
-        want = (_big_blind_index(run) + 1) % len(run.seats)
-        if i != want or len(run.seats) < 3:
-            run.flag(
-                Code.STRADDLE_WRONG_SEAT,
-                f"straddle posted by seat {seat}",
-                seq=seq,
-                seat=seat,
-                expected=f"seat {run.seats[want]}",
-                actual=f"seat {seat}",
-            )
+        run.seat_posts.append((seq, i, blind))
         run.straddle_index = i
     state.post(i, amount, live=live)
     _check_post_amount(run, seq, action, expected, all_in, Code.BLIND_WRONG_AMOUNT, "")
 
 
-def _not_a_blind_seat(run: Run, seq: int, i: int, what: str) -> None:
-    bb = _big_blind_index(run)
-    if i == bb or (i == run.sb_index and bb == run.bb_index):  # no small blind: one blind
+def _check_seat_posts(run: Run, bb: int) -> None:
+    """Judge the seats of the straddle and of missed-blind posts once every post is known
+    (the big blind may be listed after them): a straddle is left of the big blind; missed
+    blinds are posted from no blind's seat (with no small blind, the big blind's alone)."""
+    n = len(run.seats)
+    for seq, i, blind in run.seat_posts:
         seat = run.seats[i]
-        run.flag(
-            Code.BLIND_WRONG_SEAT,
-            f"seat {seat} {what} from a blind seat",
-            seq=seq,
-            seat=seat,
-            rule="R2.post-to-enter",
-        )
+        if blind is _STRADDLE:
+            want = (bb + 1) % n
+            if i != want or n < 3:
+                run.flag(
+                    Code.STRADDLE_WRONG_SEAT,
+                    f"straddle posted by seat {seat}",
+                    seq=seq,
+                    seat=seat,
+                    expected=f"seat {run.seats[want]}",
+                    actual=f"seat {seat}",
+                )
+        elif i == bb or (i == run.sb_index and bb == run.bb_index):
+            what = "posts both blinds" if blind is _BOTH else "posts a dead blind"
+            run.flag(
+                Code.BLIND_WRONG_SEAT,
+                f"seat {seat} {what} from a blind seat",
+                seq=seq,
+                seat=seat,
+                rule="R2.post-to-enter",
+            )
 
 
 _POST_NAMES = {
@@ -277,6 +285,7 @@ def close_posts(run: Run, seq: int) -> None:
             actual="none",
         )
         bb = run.bb_index
+    _check_seat_posts(run, bb)
     if game.ante > 0:
         for i, seat in enumerate(run.seats):
             if i not in run.antes:

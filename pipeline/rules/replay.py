@@ -172,10 +172,11 @@ def _flush_step(run: Run) -> None:
         return
     action = run.hand.actions[seq]
     state = run.state
+    street = state.street
+    if street is _SHOWDOWN and action.type in _BETTING:
+        street = Street.RIVER  # a bet after the river closed: the river's, as checks are
     run.steps.append(
-        make_step(
-            seq, state.street, action.seat, action.type, action.amount, action.to, state.pot, None
-        )
+        make_step(seq, street, action.seat, action.type, action.amount, action.to, state.pot, None)
     )
 
 
