@@ -62,6 +62,25 @@ def test_each_statistic_is_the_sum_of_its_flags(lake: Path) -> None:
         assert 0 <= usd[name] <= usd[f"{name}_opp"], name
 
 
+def test_a_lake_written_before_pots_had_runouts_counts_the_same_wins_at_showdown(
+    lake: Path, tmp_path: Path
+) -> None:
+    """A lake from before pots had a row per runout has no pots.runout column (it reads as
+    null): its wins at showdown were all lost (every W$SD 0), as the player_stats view's."""
+    import shutil
+
+    old = tmp_path / "old"
+    shutil.copytree(lake, old)
+    for path in (old / "pots").rglob("*.parquet"):
+        table = pq.read_table(path)
+        pq.write_table(table.drop_columns(["runout"]), path)
+    query = "SELECT player, won_at_showdown FROM player_stats ORDER BY ALL"
+    assert run_query(old, query).rows == run_query(lake, query).rows
+    assert sum(n for _, n in run_query(lake, query).rows) > 0
+    new, was = player_stats(lake, StatsFilter()), player_stats(old, StatsFilter())
+    assert was.rows == new.rows
+
+
 def test_filters_and_groupings(lake: Path) -> None:
     by_variant = player_stats(lake, StatsFilter(player="Dana", by=("variant",)))
     variants = {row[1] for row in by_variant.rows}

@@ -35,6 +35,7 @@ SELECT site, hand_id, seat, player, position,
        money_text(won, scale) AS won,
        money_text(net, scale) AS net,
        money_text(cash_out_paid, scale) AS cash_out_paid,
+       money_text(cash_out_fee, scale) AS cash_out_fee,
        high_hand, low_hand
 FROM seats;
 
@@ -89,7 +90,9 @@ SELECT s.player,
 FROM seats s JOIN hands h USING (site, hand_id)
 LEFT JOIN (  -- seats paid from a pot two or more players contested to the end
     SELECT DISTINCT a.site, a.hand_id, a.seat FROM awards a
-    JOIN pots p USING (site, hand_id, pot_index, runout) WHERE len(p.eligible_seats) > 1
+    JOIN pots p ON p.site = a.site AND p.hand_id = a.hand_id AND p.pot_index = a.pot_index
+        AND coalesce(p.runout, a.runout) = a.runout  -- a lake from before runout rows: none
+    WHERE len(p.eligible_seats) > 1
 ) sd ON sd.site = s.site AND sd.hand_id = s.hand_id AND sd.seat = s.seat
 LEFT JOIN (  -- a player dealt into two seats of one hand: left out of that hand
     SELECT site, hand_id, player FROM seats

@@ -49,7 +49,9 @@ is, summed, then divided exactly (every term is a multiple of the divisor)."""
 
 _SHOWDOWN_WINS = (
     "LEFT JOIN (SELECT DISTINCT a.site, a.hand_id, a.seat FROM awards a "
-    "JOIN pots p USING (site, hand_id, pot_index, runout) WHERE len(p.eligible_seats) > 1) sd "
+    "JOIN pots p ON p.site = a.site AND p.hand_id = a.hand_id AND p.pot_index = a.pot_index "
+    "AND coalesce(p.runout, a.runout) = a.runout "  # a lake from before runout rows: none
+    "WHERE len(p.eligible_seats) > 1) sd "
     "ON sd.site = s.site AND sd.hand_id = s.hand_id AND sd.seat = s.seat"
 )
 """The seats that won money at showdown: a share of a pot two or more players contested
