@@ -505,6 +505,8 @@ def test_a_log_that_pays_the_uncalled_bet_in_the_collection_is_said_to_match() -
     text = to_text(e)
     assert "DIFFERS:" not in text
     assert "matches (the log's collection counts the $0.50 uncalled bet returned)" in text
+    assert "the log's total pot: $1.50 (the same, counting the $0.50 uncalled bet returned)" in text
+    assert "DIFFERENT" not in text
     paid_apart = with_result(
         build([*blinds(), fold(3), fold(1), uncalled(2, "0.50")]),
         {"rake": "0", "total_pot": "1.00", "collected": [collected(2, "1.00")]},

@@ -189,6 +189,7 @@ def explain(hand: HandRecord, rules: RuleSet, *, source: Path | None = None) -> 
         problems=problems,
         notes=tuple(notes),
         unsettled=unsettled,
+        returned_in_collections=sum(_returned_in_collections(judged, settled).values()),
     )
 
 
@@ -551,6 +552,18 @@ def _showdown(judged: Replay, names: dict[int, str]) -> tuple[ShownHand, ...]:
 # ------------------------------------------------------------------------------ pots
 
 
+def _returned_in_collections(judged: Replay, settled: Settlement) -> dict[int, int]:
+    """Return, per seat, the uncalled bets the log pays in its collections with no line of
+    their own (settlement compares the log that way: see ``returns_in_collections``)."""
+    returned: dict[int, int] = {}
+    if settled.payouts_match is not None and returns_in_collections(
+        judged, sum(p.amount for p in settled.pots)
+    ):
+        for seat, amount in judged.uncalled:
+            returned[seat] = returned.get(seat, 0) + amount
+    return returned
+
+
 def _players(hand: HandRecord, judged: Replay, settled: Settlement) -> tuple[PlayerMoney, ...]:
     result = hand.result
     collected: dict[int, int] | None = None
@@ -568,12 +581,7 @@ def _players(hand: HandRecord, judged: Replay, settled: Settlement) -> tuple[Pla
         fees = {c.seat: c.fee for c in result.cash_outs}
     compare = settled.payouts_match is not None
     unjudged = _put_in_unreplayed(judged) if judged.status is Status.VOID else {}
-    returned: dict[int, int] = {}  # uncalled bets the log pays in its collections
-    if collected is not None and returns_in_collections(
-        judged, sum(p.amount for p in settled.pots)
-    ):
-        for seat, amount in judged.uncalled:
-            returned[seat] = returned.get(seat, 0) + amount
+    returned = _returned_in_collections(judged, settled) if collected is not None else {}
     rows = []
     for i, seat in sorted(enumerate(judged.seats), key=lambda item: item[1]):
         player = hand.seat(seat)

@@ -222,6 +222,9 @@ class Explanation:
     """Why the rules could not award the pots of a hand that reached a showdown (a card
     dealt twice, say); ``None`` when they could, or when the hand is void, partial or
     stopped (its status says why)."""
+    returned_in_collections: int = 0
+    """Uncalled bets the log counts in its total pot and pays in its collections, with no
+    line of their own (some converters): its total is compared with ``total_pot`` plus them."""
 
     @property
     def rules_cited(self) -> tuple[RuleQuote, ...]:

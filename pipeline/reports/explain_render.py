@@ -64,6 +64,7 @@ _MONEY_FIELDS = frozenset(
         "to_call",
         "total_pot",
         "total_pot_recorded",
+        "returned_in_collections",
         "won",
         "won_recorded",
     }
@@ -342,8 +343,11 @@ def _pots(e: Explanation, money: _Money) -> list[_Block]:
     recorded = e.total_pot_recorded
     total = f"Total pot {money(e.total_pot)}, rake {money(e.rake)}"
     if recorded is not None:
-        same = "the same" if recorded == e.total_pot else "DIFFERENT"
-        mark: Mark = "" if recorded == e.total_pot else "differs"
+        counted = e.total_pot + e.returned_in_collections
+        same = "the same" if recorded == counted else "DIFFERENT"
+        if recorded == counted and e.returned_in_collections:
+            same += f", counting the {money(e.returned_in_collections)} uncalled bet returned"
+        mark: Mark = "" if recorded == counted else "differs"
         blocks.append(_Para(f"{total}; the log's total pot: {money(recorded)} ({same}).", mark))
     else:
         blocks.append(_Para(f"{total}."))
@@ -390,7 +394,7 @@ def _players(e: Explanation, money: _Money) -> list[_Block]:
         check = {None: "", True: "matches", False: "DIFFERS"}[p.matches]
         if p.matches is False:
             check += _difference(p.won, p.won_recorded, p.final_stack, p.final_recorded, money)
-        elif p.returned_in_collection:
+        elif p.matches and p.returned_in_collection:
             back = money(p.returned_in_collection)
             check += f" (the log's collection counts the {back} uncalled bet returned)"
         if p.cash_out is not None:
