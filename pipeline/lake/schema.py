@@ -160,7 +160,12 @@ SEATS = pa.schema(
             "What the seat was paid for cashing out the hand, its fee already taken off "
             "(R9.cash-out); null when it did not cash out.",
         ),
-        _f("cash_out_fee", _MONEY, "The site's fee for that cash-out (0 when none recorded)."),
+        _f(
+            "cash_out_fee",
+            _MONEY,
+            "The site's fee for that cash-out (0 when none is recorded); null when the seat "
+            "did not cash out.",
+        ),
         _f("showed", pa.bool_(), "The seat showed its cards.", False),
         _f("high_hand", pa.string(), "Best high at showdown (first board), described."),
         _f(
@@ -238,8 +243,9 @@ POTS = pa.schema(
         _f(
             "amount",
             _MONEY,
-            "Chips in the pot before rake (a runout's part: the pot split evenly between "
-            "the boards, odd chips to the first).",
+            "Chips in the pot before rake. With several boards, this board's part: what it "
+            "pays out, its rake and fees, less money added (each split between the boards "
+            "as settlement splits the pot: evenly, odd chips to the first).",
             False,
         ),
         _f("rake_share", _MONEY, "Rake taken from this pot (or runout's part).", False),
