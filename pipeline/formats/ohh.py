@@ -65,30 +65,34 @@ from pathlib import Path
 
 from msgspec.structs import replace
 
-from pipeline.cards import CardError, parse_cards
 from pipeline.formats.limits import NOT_UTF8_HINT, is_utf16, utf16_reject, vet
+from pipeline.formats.ohh_fields import Money as _Money
+from pipeline.formats.ohh_fields import Number
+from pipeline.formats.ohh_fields import Problem as _Problem
+from pipeline.formats.ohh_fields import cards as _cards
+from pipeline.formats.ohh_fields import integer as _int
+from pipeline.formats.ohh_fields import items as _list
+from pipeline.formats.ohh_fields import read_pots as _read_pots
+from pipeline.formats.ohh_fields import schema as _schema
+from pipeline.formats.ohh_fields import table as _table
+from pipeline.formats.ohh_fields import text as _text
+from pipeline.formats.ohh_fields import units as _units
 from pipeline.formats.phh import ActionTracker
 from pipeline.model import (
     ActionType,
     Betting,
     Blind,
-    CashOut,
-    Collection,
-    Fee,
     GameSpec,
     HandRecord,
-    RecordedResult,
     Seat,
     Tournament,
     Variant,
 )
-from pipeline.money import MAX_DIGITS, MAX_SCALE
 from pipeline.violations import Reject, RejectCode
 
 __all__ = ["looks_like_ohh", "parse_ohh", "parse_ohh_bytes"]
 
 EXCERPT_CHARS = 160
-Number = int | Decimal
 
 _GAMES = {"Omaha": Variant.OMAHA, "OmahaHiLo": Variant.OMAHA_HILO}
 _BETTING = {"NL": Betting.NO_LIMIT, "PL": Betting.POT_LIMIT, "FL": Betting.FIXED_LIMIT}
@@ -144,108 +148,6 @@ def _object(pairs: list[tuple[str, object]]) -> dict[str, object]:
 _DECODER = json.JSONDecoder(
     parse_float=Decimal, parse_constant=lambda text: Decimal("NaN"), object_pairs_hook=_object
 )
-
-
-class _Problem(Exception):
-    """Input that cannot become a hand; becomes a Reject."""
-
-    def __init__(self, code: RejectCode, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.field = field
-
-
-def _schema(field: str, message: str) -> _Problem:
-    return _Problem(RejectCode.SCHEMA_VIOLATION, f"{field}: {message}", field)
-
-
-# ------------------------------------------------------------------------ typed access
-
-
-def _table(value: object, field: str) -> dict[str, object]:
-    if not isinstance(value, dict):
-        raise _schema(field, "not an object")
-    return value
-
-
-def _list(value: object, field: str) -> list[object]:
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        raise _schema(field, "not a list")
-    return value
-
-
-def _text(table: dict[str, object], key: str, field: str) -> str | None:
-    value = table.get(key)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, str | int):
-        raise _schema(f"{field}.{key}", "not text")
-    return str(value)
-
-
-def _int(table: dict[str, object], key: str, field: str) -> int | None:
-    value = table.get(key)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _schema(f"{field}.{key}", "not an integer")
-    return value
-
-
-class _Money:
-    """Every amount read, kept as decimals until the hand's scale is known."""
-
-    def __init__(self) -> None:
-        self.seen: list[Number] = []
-
-    def read(self, table: dict[str, object], key: str, field: str) -> Number | None:
-        value = table.get(key)
-        if value is None:
-            return None
-        at = f"{field}.{key}"
-        if isinstance(value, bool) or not isinstance(value, int | Decimal):
-            raise _Problem(RejectCode.BAD_AMOUNT, f"{at}: not an amount: {value!r}", at)
-        if isinstance(value, Decimal) and not value.is_finite():
-            raise _Problem(RejectCode.BAD_AMOUNT, f"{at}: not a finite amount", at)
-        if value < 0:
-            raise _Problem(RejectCode.BAD_AMOUNT, f"{at}: negative amount {value}", at)
-        if value >= 10**MAX_DIGITS:
-            raise _Problem(RejectCode.BAD_AMOUNT, f"{at}: amount too large", at)
-        self.seen.append(value)
-        return value
-
-    def scale(self) -> int:
-        scale = 0
-        for value in self.seen:
-            if isinstance(value, Decimal):
-                exponent = value.as_tuple().exponent
-                if isinstance(exponent, int):
-                    scale = max(scale, -exponent)
-        if scale > MAX_SCALE:
-            raise _Problem(RejectCode.BAD_AMOUNT, f"amounts written with {scale} decimals")
-        return scale
-
-
-def _units(value: Number | None, scale: int) -> int:
-    return 0 if value is None else int(value * 10**scale)
-
-
-def _cards(value: object, field: str) -> tuple[int, ...]:
-    if value is None or value == "":
-        return ()
-    if isinstance(value, list) and all(isinstance(card, str) for card in value):
-        text = "".join(str(card) for card in value)
-    elif isinstance(value, str):
-        text = value
-    else:
-        raise _schema(field, "not cards")
-    try:
-        return parse_cards(text)
-    except CardError as error:
-        raise _Problem(RejectCode.BAD_CARD, f"{field}: {error}", field) from None
 
 
 # ------------------------------------------------------------------------ one hand
@@ -526,60 +428,6 @@ def _fit(play: _Play, stacks: list[int], pot_total: int) -> int:
 def _seating(numbers: list[int], button: int) -> list[int]:
     ordered = sorted(numbers)
     return [s for s in ordered if s > button] + [s for s in ordered if s <= button]
-
-
-class _Pots:
-    """The recorded pots, amounts still decimal."""
-
-    def __init__(self) -> None:
-        self.amounts: list[Number] = []
-        self.rakes: list[Number] = []
-        self.jackpots: list[Number] = []
-        self.wins: list[tuple[int, int, Number]] = []  # seat, pot, amount
-        self.cash_outs: list[tuple[int, Number, Number | None]] = []
-
-    def result(self, scale: int, added: int) -> RecordedResult:
-        nets = [
-            _units(a, scale) - _units(r, scale)
-            for a, r in zip(self.amounts, self.rakes, strict=True)
-        ]
-        jackpot = sum(_units(j, scale) for j in self.jackpots)
-        return RecordedResult(
-            rake=sum(_units(r, scale) for r in self.rakes),
-            total_pot=sum(_units(a, scale) for a in self.amounts),
-            pots=tuple(nets),
-            collected=tuple(Collection(s, _units(a, scale), pot=p) for s, p, a in self.wins),
-            fees=(Fee("jackpot", jackpot),) if jackpot else (),
-            added=added,
-            cash_outs=tuple(
-                CashOut(s, _units(a, scale), _units(f, scale)) for s, a, f in self.cash_outs
-            ),
-        )
-
-
-def _read_pots(pots: list[dict[str, object]], money: _Money, ids: dict[int, int]) -> _Pots:
-    read = _Pots()
-    ordered = []
-    for k, pot in enumerate(pots):
-        at = f"$.ohh.pots[{k}]"
-        number = _int(pot, "number", at)
-        ordered.append((k if number is None else number, k, pot))
-    for number, k, pot in sorted(ordered, key=lambda row: row[:2]):
-        at = f"$.ohh.pots[{k}]"
-        read.amounts.append(money.read(pot, "amount", at) or 0)
-        read.rakes.append(money.read(pot, "rake", at) or 0)
-        read.jackpots.append(money.read(pot, "jackpot", at) or 0)
-        for j, raw in enumerate(_list(pot.get("player_wins"), f"{at}.player_wins")):
-            field = f"{at}.player_wins[{j}]"
-            win = _table(raw, field)
-            pid = _int(win, "player_id", field)
-            if pid is None or pid not in ids:
-                raise _Problem(RejectCode.MALFORMED_HAND, f"{field}: no player {pid!r}", field)
-            read.wins.append((ids[pid], number, money.read(win, "win_amount", field) or 0))
-            cash = money.read(win, "cashout_amount", field)
-            if cash:
-                read.cash_outs.append((ids[pid], cash, money.read(win, "cashout_fee", field)))
-    return read
 
 
 def _currency(ohh: dict[str, object]) -> str:

@@ -1,0 +1,187 @@
+"""Typed access to the fields of an OHH hand, and its recorded pots (see :mod:`ohh`).
+
+Every accessor names the field it reads (``$.ohh.players[2].starting_stack``) in the
+reject it raises (:class:`Problem`): a value of the wrong type is refused, never passed
+over. Money is read as decimals and kept so until the hand's scale is known (:class:`Money`).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from pipeline.cards import CardError, parse_cards
+from pipeline.model import CashOut, Collection, Fee, RecordedResult
+from pipeline.money import MAX_DIGITS, MAX_SCALE
+from pipeline.violations import RejectCode
+
+__all__ = [
+    "Money",
+    "Number",
+    "Pots",
+    "Problem",
+    "cards",
+    "integer",
+    "items",
+    "read_pots",
+    "schema",
+    "table",
+    "text",
+    "units",
+]
+
+Number = int | Decimal
+
+
+class Problem(Exception):
+    """Input that cannot become a hand; becomes a Reject."""
+
+    def __init__(self, code: RejectCode, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.field = field
+
+
+def schema(field: str, message: str) -> Problem:
+    return Problem(RejectCode.SCHEMA_VIOLATION, f"{field}: {message}", field)
+
+
+# ------------------------------------------------------------------------ typed access
+
+
+def table(value: object, field: str) -> dict[str, object]:
+    if not isinstance(value, dict):
+        raise schema(field, "not an object")
+    return value
+
+
+def items(value: object, field: str) -> list[object]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise schema(field, "not a list")
+    return value
+
+
+def text(table: dict[str, object], key: str, field: str) -> str | None:
+    value = table.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise schema(f"{field}.{key}", "not text")
+    return str(value)
+
+
+def integer(table: dict[str, object], key: str, field: str) -> int | None:
+    value = table.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise schema(f"{field}.{key}", "not an integer")
+    return value
+
+
+class Money:
+    """Every amount read, kept as decimals until the hand's scale is known."""
+
+    def __init__(self) -> None:
+        self.seen: list[Number] = []
+
+    def read(self, table: dict[str, object], key: str, field: str) -> Number | None:
+        value = table.get(key)
+        if value is None:
+            return None
+        at = f"{field}.{key}"
+        if isinstance(value, bool) or not isinstance(value, int | Decimal):
+            raise Problem(RejectCode.BAD_AMOUNT, f"{at}: not an amount: {value!r}", at)
+        if isinstance(value, Decimal) and not value.is_finite():
+            raise Problem(RejectCode.BAD_AMOUNT, f"{at}: not a finite amount", at)
+        if value < 0:
+            raise Problem(RejectCode.BAD_AMOUNT, f"{at}: negative amount {value}", at)
+        if value >= 10**MAX_DIGITS:
+            raise Problem(RejectCode.BAD_AMOUNT, f"{at}: amount too large", at)
+        self.seen.append(value)
+        return value
+
+    def scale(self) -> int:
+        scale = 0
+        for value in self.seen:
+            if isinstance(value, Decimal):
+                exponent = value.as_tuple().exponent
+                if isinstance(exponent, int):
+                    scale = max(scale, -exponent)
+        if scale > MAX_SCALE:
+            raise Problem(RejectCode.BAD_AMOUNT, f"amounts written with {scale} decimals")
+        return scale
+
+
+def units(value: Number | None, scale: int) -> int:
+    return 0 if value is None else int(value * 10**scale)
+
+
+def cards(value: object, field: str) -> tuple[int, ...]:
+    if value is None or value == "":
+        return ()
+    if isinstance(value, list) and all(isinstance(card, str) for card in value):
+        text = "".join(str(card) for card in value)
+    elif isinstance(value, str):
+        text = value
+    else:
+        raise schema(field, "not cards")
+    try:
+        return parse_cards(text)
+    except CardError as error:
+        raise Problem(RejectCode.BAD_CARD, f"{field}: {error}", field) from None
+
+
+class Pots:
+    """The recorded pots, amounts still decimal."""
+
+    def __init__(self) -> None:
+        self.amounts: list[Number] = []
+        self.rakes: list[Number] = []
+        self.jackpots: list[Number] = []
+        self.wins: list[tuple[int, int, Number]] = []  # seat, pot, amount
+        self.cash_outs: list[tuple[int, Number, Number | None]] = []
+
+    def result(self, scale: int, added: int) -> RecordedResult:
+        nets = [
+            units(a, scale) - units(r, scale) for a, r in zip(self.amounts, self.rakes, strict=True)
+        ]
+        jackpot = sum(units(j, scale) for j in self.jackpots)
+        return RecordedResult(
+            rake=sum(units(r, scale) for r in self.rakes),
+            total_pot=sum(units(a, scale) for a in self.amounts),
+            pots=tuple(nets),
+            collected=tuple(Collection(s, units(a, scale), pot=p) for s, p, a in self.wins),
+            fees=(Fee("jackpot", jackpot),) if jackpot else (),
+            added=added,
+            cash_outs=tuple(
+                CashOut(s, units(a, scale), units(f, scale)) for s, a, f in self.cash_outs
+            ),
+        )
+
+
+def read_pots(pots: list[dict[str, object]], money: Money, ids: dict[int, int]) -> Pots:
+    read = Pots()
+    ordered = []
+    for k, pot in enumerate(pots):
+        at = f"$.ohh.pots[{k}]"
+        number = integer(pot, "number", at)
+        ordered.append((k if number is None else number, k, pot))
+    for number, k, pot in sorted(ordered, key=lambda row: row[:2]):
+        at = f"$.ohh.pots[{k}]"
+        read.amounts.append(money.read(pot, "amount", at) or 0)
+        read.rakes.append(money.read(pot, "rake", at) or 0)
+        read.jackpots.append(money.read(pot, "jackpot", at) or 0)
+        for j, raw in enumerate(items(pot.get("player_wins"), f"{at}.player_wins")):
+            field = f"{at}.player_wins[{j}]"
+            win = table(raw, field)
+            pid = integer(win, "player_id", field)
+            if pid is None or pid not in ids:
+                raise Problem(RejectCode.MALFORMED_HAND, f"{field}: no player {pid!r}", field)
+            read.wins.append((ids[pid], number, money.read(win, "win_amount", field) or 0))
+            cash = money.read(win, "cashout_amount", field)
+            if cash:
+                read.cash_outs.append((ids[pid], cash, money.read(win, "cashout_fee", field)))
+    return read
