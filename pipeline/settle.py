@@ -321,10 +321,19 @@ def _settle_one(judged: Replay, show: _Showdown | None, rules: RuleSet) -> Settl
     # A log's rake (or rake and fees) above the pot is reported (rake-mismatch); the rules
     # take no more than the pot holds, so no pot pays less than nothing.
     total = sum(amounts)
-    shares = allocate_rake(amounts, min(rake, total), listed=listed, policy=rules.rake_allocation)
-    fee_shares = allocate_rake(
-        amounts, min(fees, total - sum(shares)), policy=rules.rake_allocation
-    )
+    if listed and added:  # the money the site added is in the main pot's listing
+        listed = [net - added if k == 0 else net for k, net in enumerate(listed)]
+    deducted = _listed_deductions(amounts, listed, rake, fees)
+    if deducted is not None:  # the log lists each pot after its rake and fees (OHH)
+        shares = allocate_rake(deducted, rake, policy=rules.rake_allocation)
+        fee_shares = [d - r for d, r in zip(deducted, shares, strict=True)]
+    else:
+        shares = allocate_rake(
+            amounts, min(rake, total), listed=listed, policy=rules.rake_allocation
+        )
+        fee_shares = allocate_rake(
+            amounts, min(fees, total - sum(shares)), policy=rules.rake_allocation
+        )
     if any(a < r + f for a, r, f in zip(amounts, shares, fee_shares, strict=True)):
         left = [a - r for a, r in zip(amounts, shares, strict=True)]
         fee_shares = allocate_rake(left, sum(fee_shares), policy=rules.rake_allocation)
@@ -382,6 +391,19 @@ def _settle_one(judged: Replay, show: _Showdown | None, rules: RuleSet) -> Settl
         lows,
         complete,
     )
+
+
+def _listed_deductions(
+    amounts: Sequence[int], listed: Sequence[int], rake: int, fees: int
+) -> list[int] | None:
+    """Return what the log takes from each pot, rake and fees together, when it lists the
+    pots after both (OHH's jackpot is per pot); ``None`` when it does not, or has no fees."""
+    if not fees or not listed or len(listed) != len(amounts):
+        return None
+    taken = [a - net for a, net in zip(amounts, listed, strict=True)]
+    if min(taken) < 0 or sum(taken) != rake + fees:
+        return None
+    return taken
 
 
 def _first_board_hands(show: _Showdown | None, hilo: bool) -> tuple[dict[int, str], dict[int, str]]:
