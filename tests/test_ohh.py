@@ -251,6 +251,24 @@ def test_a_blank_line_inside_a_broken_hand_does_not_split_it() -> None:
         (('"2026-03-03T09:30:00Z"', '"yesterday"'), RejectCode.BAD_TIMESTAMP, "yesterday"),
         (('"dealer_seat": 1,', ""), RejectCode.SCHEMA_VIOLATION, "dealer_seat"),
         (('"currency": "USD"', '"currency": "$"'), RejectCode.SCHEMA_VIOLATION, "currency"),
+        # an amount the hand cannot do without is refused, never read as 0
+        (('"starting_stack": 100.00,', ""), RejectCode.SCHEMA_VIOLATION, "starting_stack"),
+        (('"win_amount": 18.00,', ""), RejectCode.SCHEMA_VIOLATION, "win_amount: missing"),
+        (('"amount": 18.50,', ""), RejectCode.SCHEMA_VIOLATION, "pots[0].amount: missing"),
+        (('"amount": 0.50,', ""), RejectCode.SCHEMA_VIOLATION, "actions[0].amount: missing"),
+        (('"small_blind_amount": 0.50,', ""), RejectCode.SCHEMA_VIOLATION, "small_blind"),
+        # a value of the wrong type is refused, not passed over
+        (('"is_allin": false', '"is_allin": "yes"'), RejectCode.SCHEMA_VIOLATION, "'yes'"),
+        (('"name": "Gina",', '"is_sitting_out": "true",'), RejectCode.SCHEMA_VIOLATION, "out"),
+        (('"flags": [],', '"flags": 7,'), RejectCode.SCHEMA_VIOLATION, "flags: not a list"),
+        (('"currency": "USD",', '"tournament_info": "x",'), RejectCode.SCHEMA_VIOLATION, "info"),
+        (('"hero_player_id": 0', '"hero_player_id": 42'), RejectCode.MALFORMED_HAND, "42"),
+        (
+            ('"contributed_rake": 0.50', '"cashout_fee": 0.10'),
+            RejectCode.SCHEMA_VIOLATION,
+            "without a cashout_amount",
+        ),
+        (('"amount": 18.50', '"amount": 18.500000000'), RejectCode.BAD_AMOUNT, "at most 8"),
     ],
 )
 def test_bad_hands_are_rejects(change: tuple[str, str], code: RejectCode, named: str) -> None:
@@ -261,6 +279,69 @@ def test_bad_hands_are_rejects(change: tuple[str, str], code: RejectCode, named:
     assert items[0].code is code, items[0].message
     assert named in items[0].message
     assert items[0].hand_id == "CF-PLO-INC-1"
+
+
+def _money_hand(pots: list[dict[str, object]], extra: list[dict[str, object]]) -> HandRecord:
+    """The fixture hand (18.50 in the pot, rake 0.50) with other pots and actions first."""
+    hand = _one_hand_object()
+    ohh = hand["ohh"]
+    assert isinstance(ohh, dict)
+    ohh["pots"] = pots
+    rounds = ohh["rounds"]
+    assert isinstance(rounds, list)
+    rounds[0]["actions"] = extra + rounds[0]["actions"]
+    (item,) = parse_ohh(json.dumps(hand, default=str), "m.ohh")
+    assert isinstance(item, HandRecord), item
+    return item
+
+
+def _win(amount: float, **more: float) -> dict[str, object]:
+    return {"player_id": 2, "win_amount": amount, **more}
+
+
+def test_jackpot_and_money_added_reconcile_as_the_standard_counts_them() -> None:
+    """OHH: a pot's amount = wins + rake + jackpot, and holds money the site added. A
+    jackpot made a rake-mismatch, and added money could never reconcile."""
+    jackpot = _money_hand(
+        [{"number": 0, "amount": 18.5, "rake": 0.3, "jackpot": 0.2, "player_wins": [_win(18.0)]}],
+        [],
+    )
+    added = _money_hand(
+        [{"number": 0, "amount": 19.5, "rake": 0.5, "player_wins": [_win(19.0)]}],
+        [{"action_number": 0, "player_id": None, "action": "Add to Pot", "amount": 1.0}],
+    )
+    for hand in (jackpot, added):
+        settled = settle(replay(hand))
+        assert settled.violations == (), hand.hand_id
+        assert settled.payouts_match is True
+    assert added.game.scale == 1  # amounts written with one decimal
+    assert added.result is not None and added.result.total_pot == 185  # the players' chips
+
+
+def test_a_bonus_and_bounties_are_said_in_the_extras_not_dropped() -> None:
+    hand = _money_hand(
+        [{"number": 0, "amount": 18.5, "rake": 0.5, "player_wins": [_win(18.0, bonus_amount=2.5)]}],
+        [],
+    )
+    notes = json.loads(dict(hand.extras)["_ohh_ignored"])
+    assert any("bonus_amount 2.5 to player 2" in note for note in notes)
+
+
+def test_a_file_cut_inside_a_string_is_a_cut_hand() -> None:
+    text = json.dumps(_one_hand_object(), indent=2)
+    cut = text[: text.index('"Fixture PLO 3"') + 5]
+    (item,) = parse_ohh(cut, "cut.ohh")
+    assert isinstance(item, Reject) and item.code is RejectCode.TRUNCATED_HAND, item
+
+
+def test_flags_written_as_text_are_read() -> None:
+    """The standard's own examples write "flags": "" (a list is the schema's type)."""
+    hand = _one_hand_object()
+    ohh = hand["ohh"]
+    assert isinstance(ohh, dict)
+    ohh["flags"] = ""
+    (item,) = parse_ohh(json.dumps(hand), "f.ohh")
+    assert isinstance(item, HandRecord)
 
 
 def test_not_an_ohh_object_and_not_utf8() -> None:

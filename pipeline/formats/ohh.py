@@ -43,8 +43,17 @@ runout.
 
 **Result.** ``pots[]`` (``number`` 0 main, 1.. side) give ``result.collected`` (one per
 ``player_wins`` entry and pot), the rake (sum of pot rakes), the total pot (sum of
-amounts, rake included) and each pot after rake; ``jackpot`` is a ``jackpot`` fee,
-``cashout_amount``/``cashout_fee`` a cash-out.
+amounts, rake included, less money the site added, which the main pot's amount holds) and
+each pot after its rake and jackpot (the standard's ``amount = Σ win_amount + rake +
+jackpot``); the jackpots are a ``jackpot`` fee, ``cashout_amount``/``cashout_fee`` a
+cash-out (a fee without a cash-out is refused). ``bonus_amount`` (paid beside the pot)
+and bounties (``player_bounty``, ``tournament_bounties``) are not read: they are listed in
+the ``_ohh_ignored`` extra.
+
+**Required values.** A missing stack, blind, pot amount, win amount or amount of a post,
+call, bet or raise is a ``schema-violation`` reject, never read as 0; so is a value of the
+wrong type (``is_allin: "yes"``, ``flags: 7``, a ``tournament_info`` that is not an
+object). ``flags`` written as text (the standard's examples write ``""``) is read.
 
 **Money** is read as decimals, never binary floats; the unit is the finest number of
 decimals written (``0.80`` has two). ``currency`` ``""`` (tournaments) becomes ``CHIPS``.
@@ -70,6 +79,7 @@ from pipeline.formats.ohh_fields import Money as _Money
 from pipeline.formats.ohh_fields import Number
 from pipeline.formats.ohh_fields import Problem as _Problem
 from pipeline.formats.ohh_fields import cards as _cards
+from pipeline.formats.ohh_fields import flag as _flag
 from pipeline.formats.ohh_fields import integer as _int
 from pipeline.formats.ohh_fields import items as _list
 from pipeline.formats.ohh_fields import read_pots as _read_pots
@@ -216,10 +226,10 @@ def _event(action: dict[str, object], at: str, money: _Money, ids: dict[int, int
                 RejectCode.MALFORMED_HAND, f"{at}.player_id: no player {player_id!r}", at
             )
         event.player = ids[player_id]
-    event.amount = money.read(action, "amount", at)
+    needs_amount = kind in ("post", "added") or what in ("Call", "Bet", "Raise")
+    event.amount = (money.need if needs_amount else money.read)(action, "amount", at)
     event.cards = _cards(action.get("cards"), f"{at}.cards")
-    allin = action.get("is_allin")
-    event.all_in = allin if isinstance(allin, bool) else None
+    event.all_in = _flag(action, "is_allin", at)
     return event
 
 
@@ -320,8 +330,8 @@ def _hand(value: object, source: str, line: int) -> HandRecord:
         raise _Problem(RejectCode.UNSUPPORTED_GAME, message, f"{at}.bet_limit.bet_type")
     betting = _BETTING[bet_type]
     money = _Money()
-    small = money.read(ohh, "small_blind_amount", at)
-    big = money.read(ohh, "big_blind_amount", at)
+    small = money.need(ohh, "small_blind_amount", at)
+    big = money.need(ohh, "big_blind_amount", at)
     ante = money.read(ohh, "ante_amount", at)
     cap = money.read(limit, "bet_cap", f"{at}.bet_limit")
     ids, seats = _players(ohh, money)
@@ -335,7 +345,9 @@ def _hand(value: object, source: str, line: int) -> HandRecord:
     if button is None:
         raise _schema(f"{at}.dealer_seat", "missing")
     flags = ohh.get("flags")
-    flag_list = flags if isinstance(flags, list) else []
+    if isinstance(flags, str):  # the standard's own examples write "flags": ""
+        flags = flags.split()
+    flag_list = _list(flags, f"{at}.flags")
     if "Run_It_Twice" in flag_list:
         _mark_runs(events)
     hole = max((len(e.cards) for e in events if e.kind in ("deal", "show", "muck")), default=4)
@@ -371,7 +383,14 @@ def _hand(value: object, source: str, line: int) -> HandRecord:
         if _fit(other, stacks, total) < _fit(play, stacks, total):
             play = other
     hero = _int(ohh, "hero_player_id", at)
+    if hero is not None and hero not in ids:
+        raise _Problem(
+            RejectCode.MALFORMED_HAND,
+            f"{at}.hero_player_id: no player {hero}",
+            f"{at}.hero_player_id",
+        )
     notes = [f"{e.what} ignored ({e.field})" for e in events if e.kind == "ignored"]
+    notes += result_rows.unread + _bounties(ohh)
     if cap:
         notes.append(f"bet_cap {cap} not enforced")
     return HandRecord(
@@ -414,8 +433,8 @@ def _players(
             raise _schema(field, "needs a unique id and a seat number")
         ids[pid] = seat
         name = _text(player, "name", field) or _text(player, "display", field) or f"player {pid}"
-        out = player.get("is_sitting_out") is True
-        seats.append((seat, name, money.read(player, "starting_stack", field), out))
+        out = _flag(player, "is_sitting_out", field) is True
+        seats.append((seat, name, money.need(player, "starting_stack", field), out))
     return ids, seats
 
 
@@ -451,8 +470,21 @@ def _started_at(ohh: dict[str, object]) -> datetime | None:
     return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
+def _bounties(ohh: dict[str, object]) -> list[str]:
+    """Say which bounty fields the hand has: Croupier does not read OHH's bounties."""
+    said = []
+    if _list(ohh.get("tournament_bounties"), "$.ohh.tournament_bounties"):
+        said.append("tournament_bounties not read ($.ohh.tournament_bounties)")
+    for k, player in enumerate(_list(ohh.get("players"), "$.ohh.players")):
+        if isinstance(player, dict) and player.get("player_bounty") not in (None, 0):
+            said.append(f"player_bounty not read ($.ohh.players[{k}].player_bounty)")
+    return said
+
+
 def _tournament(ohh: dict[str, object]) -> Tournament | None:
     info = ohh.get("tournament_info")
+    if info is not None and not isinstance(info, dict):
+        raise _schema("$.ohh.tournament_info", "not an object")
     if ohh.get("tournament") is not True and not isinstance(info, dict):
         return None
     info = info if isinstance(info, dict) else {}
@@ -492,11 +524,12 @@ def _decode(
     except json.JSONDecodeError as error:
         resume = _resume_after(text, start, error.pos)
         end = len(text) if resume is None else resume.end()
-        code = (
-            RejectCode.TRUNCATED_HAND
-            if error.pos >= len(text.rstrip())
-            else RejectCode.MALFORMED_JSON
+        # cut at the end, or inside a string that runs to the end (an unfinished string's
+        # error is placed where it starts)
+        cut = error.pos >= len(text.rstrip()) or (
+            error.msg.startswith("Unterminated string") and '"' not in text[error.pos + 1 :]
         )
+        code = RejectCode.TRUNCATED_HAND if cut else RejectCode.MALFORMED_JSON
         chars, lines, column = base
         where = (
             f"line {lines + error.lineno} column "

@@ -20,6 +20,7 @@ __all__ = [
     "Pots",
     "Problem",
     "cards",
+    "flag",
     "integer",
     "items",
     "read_pots",
@@ -81,6 +82,23 @@ def integer(table: dict[str, object], key: str, field: str) -> int | None:
     return value
 
 
+def flag(table: dict[str, object], key: str, field: str) -> bool | None:
+    """Read a true/false field (``None`` when absent); any other value is refused."""
+    value = table.get(key)
+    if value is None or isinstance(value, bool):
+        return value
+    raise schema(f"{field}.{key}", f"not true or false: {value!r}")
+
+
+def _decimals(value: Number) -> int:
+    """Return how many decimals an amount is written with (``2.50``: 2)."""
+    if isinstance(value, Decimal):
+        exponent = value.as_tuple().exponent
+        if isinstance(exponent, int):
+            return max(0, -exponent)
+    return 0
+
+
 class Money:
     """Every amount read, kept as decimals until the hand's scale is known."""
 
@@ -103,15 +121,21 @@ class Money:
         self.seen.append(value)
         return value
 
+    def need(self, table: dict[str, object], key: str, field: str) -> Number:
+        """Read an amount the hand cannot do without: a missing one is refused, not 0."""
+        value = self.read(table, key, field)
+        if value is None:
+            raise schema(f"{field}.{key}", "missing")
+        return value
+
     def scale(self) -> int:
-        scale = 0
-        for value in self.seen:
-            if isinstance(value, Decimal):
-                exponent = value.as_tuple().exponent
-                if isinstance(exponent, int):
-                    scale = max(scale, -exponent)
+        scale = max(map(_decimals, self.seen), default=0)
         if scale > MAX_SCALE:
-            raise Problem(RejectCode.BAD_AMOUNT, f"amounts written with {scale} decimals")
+            written = next(v for v in self.seen if _decimals(v) == scale)
+            message = (
+                f"an amount written with {scale} decimals ({written}); at most {MAX_SCALE} are read"
+            )
+            raise Problem(RejectCode.BAD_AMOUNT, message)
         return scale
 
 
@@ -143,15 +167,20 @@ class Pots:
         self.jackpots: list[Number] = []
         self.wins: list[tuple[int, int, Number]] = []  # seat, pot, amount
         self.cash_outs: list[tuple[int, Number, Number | None]] = []
+        self.unread: list[str] = []  # what the hand does not count, said in its extras
 
     def result(self, scale: int, added: int) -> RecordedResult:
+        """The recorded result: each pot after rake and jackpot (OHH: amount = wins + rake
+        + jackpot); the total pot is the players' chips, without the money the site added
+        (which the main pot's amount holds)."""
         nets = [
-            units(a, scale) - units(r, scale) for a, r in zip(self.amounts, self.rakes, strict=True)
+            units(a, scale) - units(r, scale) - units(j, scale)
+            for a, r, j in zip(self.amounts, self.rakes, self.jackpots, strict=True)
         ]
         jackpot = sum(units(j, scale) for j in self.jackpots)
         return RecordedResult(
             rake=sum(units(r, scale) for r in self.rakes),
-            total_pot=sum(units(a, scale) for a in self.amounts),
+            total_pot=sum(units(a, scale) for a in self.amounts) - added,
             pots=tuple(nets),
             collected=tuple(Collection(s, units(a, scale), pot=p) for s, p, a in self.wins),
             fees=(Fee("jackpot", jackpot),) if jackpot else (),
@@ -171,7 +200,7 @@ def read_pots(pots: list[dict[str, object]], money: Money, ids: dict[int, int]) 
         ordered.append((k if number is None else number, k, pot))
     for number, k, pot in sorted(ordered, key=lambda row: row[:2]):
         at = f"$.ohh.pots[{k}]"
-        read.amounts.append(money.read(pot, "amount", at) or 0)
+        read.amounts.append(money.need(pot, "amount", at))
         read.rakes.append(money.read(pot, "rake", at) or 0)
         read.jackpots.append(money.read(pot, "jackpot", at) or 0)
         for j, raw in enumerate(items(pot.get("player_wins"), f"{at}.player_wins")):
@@ -180,8 +209,16 @@ def read_pots(pots: list[dict[str, object]], money: Money, ids: dict[int, int]) 
             pid = integer(win, "player_id", field)
             if pid is None or pid not in ids:
                 raise Problem(RejectCode.MALFORMED_HAND, f"{field}: no player {pid!r}", field)
-            read.wins.append((ids[pid], number, money.read(win, "win_amount", field) or 0))
+            read.wins.append((ids[pid], number, money.need(win, "win_amount", field)))
             cash = money.read(win, "cashout_amount", field)
+            fee = money.read(win, "cashout_fee", field)
             if cash:
-                read.cash_outs.append((ids[pid], cash, money.read(win, "cashout_fee", field)))
+                read.cash_outs.append((ids[pid], cash, fee))
+            elif fee:
+                raise schema(f"{field}.cashout_fee", "a cash-out fee without a cashout_amount")
+            bonus = money.read(win, "bonus_amount", field)
+            if bonus:
+                read.unread.append(
+                    f"bonus_amount {bonus} to player {pid}, paid beside the pot ({field})"
+                )
     return read
