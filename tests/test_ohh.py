@@ -334,6 +334,29 @@ def test_a_file_cut_inside_a_string_is_a_cut_hand() -> None:
     assert isinstance(item, Reject) and item.code is RejectCode.TRUNCATED_HAND, item
 
 
+def test_a_hand_without_its_number_or_with_a_pot_number_twice_is_refused() -> None:
+    text = (FIXTURES / "omaha_raise_added.ohh").read_text()
+    (item,) = parse_ohh(text.replace('"game_number": "CF-PLO-INC-1",', ""), "n.ohh")
+    assert isinstance(item, Reject) and "game_number: missing" in item.message  # not n-1
+    hand = _one_hand_object()
+    ohh = hand["ohh"]
+    assert isinstance(ohh, dict) and isinstance(ohh["pots"], list)
+    ohh["pots"] = ohh["pots"] * 2
+    (item,) = parse_ohh(json.dumps(hand, default=str), "p.ohh")
+    assert isinstance(item, Reject) and "pot number 0 appears 2 times" in item.message
+
+
+def test_a_negative_player_adjustment_is_ignored_as_the_others_are() -> None:
+    """ohh.md: Player Adjustment is money outside the pot and can be negative; it rejected
+    the whole hand as a negative amount."""
+    adjust = {"action_number": 0, "player_id": 1, "action": "Player Adjustment", "amount": -5}
+    hand = _money_hand(
+        [{"number": 0, "amount": 18.5, "rake": 0.5, "player_wins": [_win(18.0)]}], [adjust]
+    )
+    notes = json.loads(dict(hand.extras)["_ohh_ignored"])
+    assert notes == ["Player Adjustment ignored ($.ohh.rounds[0].actions[0])"]
+
+
 def test_flags_written_as_text_are_read() -> None:
     """The standard's own examples write "flags": "" (a list is the schema's type)."""
     hand = _one_hand_object()

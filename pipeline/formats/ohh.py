@@ -34,8 +34,8 @@ had chips in on the street. The reader plays the hand both ways and keeps the re
 whose calls match what was owed and whose chips add up to the recorded pots; a tie (both
 fit) is read as the total. Uncalled bets are returned where the betting closes (OHH does
 not record the return). ``Added Chips``, ``Sits Down``, ``Stands Up`` and ``Player
-Adjustment`` happen outside the hand: they are ignored and listed in the hand's
-``_ohh_ignored`` extra. ``Add to Pot`` is money the site adds (``result.added``).
+Adjustment`` happen outside the hand: they are ignored (their amounts unread: an
+adjustment may be negative) and listed in the hand's ``_ohh_ignored`` extra. ``Add to Pot`` is money the site adds (``result.added``).
 
 **Run it twice.** With the ``Run_It_Twice`` flag, the board rounds after the last
 betting are runouts: a street that does not follow the one before starts the next
@@ -53,7 +53,8 @@ the ``_ohh_ignored`` extra.
 **Required values.** A missing stack, blind, pot amount, win amount or amount of a post,
 call, bet or raise is a ``schema-violation`` reject, never read as 0; so is a value of the
 wrong type (``is_allin: "yes"``, ``flags: 7``, a ``tournament_info`` that is not an
-object). ``flags`` written as text (the standard's examples write ``""``) is read.
+object), a hand without its ``game_number`` (none is made up) and two pots with one
+``number``. ``flags`` written as text (the standard's examples write ``""``) is read.
 
 **Money** is read as decimals, never binary floats; the unit is the finest number of
 decimals written (``0.80`` has two). ``currency`` ``""`` (tournaments) becomes ``CHIPS``.
@@ -70,7 +71,6 @@ import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from decimal import Decimal
-from pathlib import Path
 
 from msgspec.structs import replace
 
@@ -227,7 +227,8 @@ def _event(action: dict[str, object], at: str, money: _Money, ids: dict[int, int
             )
         event.player = ids[player_id]
     needs_amount = kind in ("post", "added") or what in ("Call", "Bet", "Raise")
-    event.amount = (money.need if needs_amount else money.read)(action, "amount", at)
+    if kind != "ignored":  # an adjustment outside the hand may be negative: not read
+        event.amount = (money.need if needs_amount else money.read)(action, "amount", at)
     event.cards = _cards(action.get("cards"), f"{at}.cards")
     event.all_in = _flag(action, "is_allin", at)
     return event
@@ -394,7 +395,7 @@ def _hand(value: object, source: str, line: int) -> HandRecord:
     if cap:
         notes.append(f"bet_cap {cap} not enforced")
     return HandRecord(
-        hand_id=_text(ohh, "game_number", at) or f"{Path(source).stem}-{line}",
+        hand_id=_hand_id(ohh),
         site=_text(ohh, "site_name", at) or _text(ohh, "network_name", at) or "OHH",
         game=game,
         button=button,
@@ -468,6 +469,14 @@ def _started_at(ohh: dict[str, object]) -> datetime | None:
         message = f"$.ohh.start_date_utc: not an ISO-8601 time: {text!r}"
         raise _Problem(RejectCode.BAD_TIMESTAMP, message, "$.ohh.start_date_utc") from None
     return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _hand_id(ohh: dict[str, object]) -> str:
+    """Return the hand's number: a hand without one is refused (none is made up for it)."""
+    number = _text(ohh, "game_number", "$.ohh")
+    if not number:
+        raise _schema("$.ohh.game_number", "missing: a hand needs its number")
+    return number
 
 
 def _bounties(ohh: dict[str, object]) -> list[str]:

@@ -198,6 +198,10 @@ def read_pots(pots: list[dict[str, object]], money: Money, ids: dict[int, int]) 
         at = f"$.ohh.pots[{k}]"
         number = integer(pot, "number", at)
         ordered.append((k if number is None else number, k, pot))
+    numbers = [number for number, _, _ in ordered]
+    for number in numbers:
+        if numbers.count(number) > 1:
+            raise schema("$.ohh.pots", f"pot number {number} appears {numbers.count(number)} times")
     for number, k, pot in sorted(ordered, key=lambda row: row[:2]):
         at = f"$.ohh.pots[{k}]"
         read.amounts.append(money.need(pot, "amount", at))
