@@ -14,7 +14,7 @@ from dataclasses import replace
 import pytest
 
 from pipeline.model import Status
-from pipeline.rules import STANDARD, RuleSet, Street
+from pipeline.rules import STANDARD, Replay, RuleSet, Street
 from pipeline.violations import Code, Severity
 from tests.handbuilder import (
     BOARD,
@@ -364,23 +364,18 @@ def test_showdown_order_does_not_apply_all_in(first: int) -> None:
 # ---------------------------------------------------------------------------- streets of steps
 
 
+def _all_in_preflop(*after: Json) -> Replay:
+    """Seat 3 all-in pre-flop for 3.00, seat 1 calls, seat 2 folds; the flop (seq 5), then
+    ``after``."""
+    before = [*blinds(), raise_to(3, "3.00", all_in=True), call(1, "2.50"), fold(2)]
+    return play([*before, board(BOARD[0]), *after], stacks=["100.00", "100.00", "3.00"])
+
+
 def test_board_cards_dealt_all_in_are_the_streets_they_open_and_shows_the_showdown() -> None:
     """A step's street: the turn and river dealt with nobody left to bet are the turn's and
     the river's (the river was the showdown's), and the hands shown after are the showdown's."""
     turn, river = BOARD[1], BOARD[2]
-    result = play(
-        [
-            *blinds(),
-            raise_to(3, "3.00", all_in=True),
-            call(1, "2.50"),
-            fold(2),
-            board(BOARD[0]),  # seq 5
-            board(turn),
-            board(river),
-            *_shows(1, 3),  # seq 8, 9
-        ],
-        stacks=["100.00", "100.00", "3.00"],
-    )
+    result = _all_in_preflop(board(turn), board(river), *_shows(1, 3))  # seq 6 …
     streets = [step(result, seq).street for seq in range(5, 10)]
     assert streets == [Street.FLOP, Street.TURN, Street.RIVER, Street.SHOWDOWN, Street.SHOWDOWN]
 
@@ -389,21 +384,8 @@ def test_runout_cards_are_the_streets_of_their_own_board() -> None:
     """R8.run-it-twice: the betting stays at the all-in's street, but each runout's cards
     are the turn and river of their board, and the shows after them are the showdown's."""
     turn, river = BOARD[1], BOARD[2]
-    result = play(
-        [
-            *blinds(),
-            raise_to(3, "3.00", all_in=True),
-            call(1, "2.50"),
-            fold(2),
-            board(BOARD[0]),  # seq 5
-            board(turn, run=1),
-            board(river, run=1),
-            board("Qs", run=2),
-            board("Jd", run=2),
-            *_shows(1, 3),  # seq 10, 11
-        ],
-        stacks=["100.00", "100.00", "3.00"],
-    )
+    runs = [board(turn, run=1), board(river, run=1), board("Qs", run=2), board("Jd", run=2)]
+    result = _all_in_preflop(*runs, *_shows(1, 3))  # seq 6 …
     streets = [step(result, seq).street for seq in range(5, 12)]
     assert streets == [
         Street.FLOP,

@@ -40,6 +40,7 @@ __all__ = [
     "MAX_SEATS",
     "NOT_UTF8_HINT",
     "UTF16_BOMS",
+    "ReadProblem",
     "Readable",
     "clean_text",
     "is_utf16",
@@ -170,6 +171,17 @@ def read_head(stream: Readable, size: int) -> bytes:
             break
         head += more
     return head
+
+
+class ReadProblem(Exception):
+    """Input a reader cannot turn into a hand (a reject's code, message and field); the
+    readers of TOML and JSON hands (PHH, OHH) raise it and turn it into their reject."""
+
+    def __init__(self, code: RejectCode, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.field = field
 
 
 class Readable(Protocol):

@@ -35,7 +35,8 @@ whose calls match what was owed and whose chips add up to the recorded pots; a t
 fit) is read as the total. Uncalled bets are returned where the betting closes (OHH does
 not record the return). ``Added Chips``, ``Sits Down``, ``Stands Up`` and ``Player
 Adjustment`` happen outside the hand: they are ignored (their amounts unread: an
-adjustment may be negative) and listed in the hand's ``_ohh_ignored`` extra. ``Add to Pot`` is money the site adds (``result.added``).
+adjustment may be negative) and listed in the hand's ``_ohh_ignored`` extra. ``Add to
+Pot`` is money the site adds (``result.added``).
 
 **Run it twice.** With the ``Run_It_Twice`` flag, the board rounds after the last
 betting are runouts: a street that does not follow the one before starts the next

@@ -10,6 +10,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from pipeline.cards import CardError, parse_cards
+from pipeline.formats.limits import ReadProblem
 from pipeline.model import CashOut, Collection, Fee, RecordedResult
 from pipeline.money import MAX_DIGITS, MAX_SCALE
 from pipeline.violations import RejectCode
@@ -33,14 +34,8 @@ __all__ = [
 Number = int | Decimal
 
 
-class Problem(Exception):
-    """Input that cannot become a hand; becomes a Reject."""
-
-    def __init__(self, code: RejectCode, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.field = field
+Problem = ReadProblem
+"""Input that cannot become a hand; becomes a Reject."""
 
 
 def schema(field: str, message: str) -> Problem:

@@ -16,6 +16,7 @@ import msgspec
 from msgspec.structs import replace
 
 from pipeline.cards import CardError, parse_cards
+from pipeline.formats.limits import ReadProblem
 from pipeline.model import (
     Action,
     ActionType,
@@ -236,14 +237,7 @@ class BettingBook:
 # ------------------------------------------------------------------------ problems
 
 
-class _Problem(Exception):
-    """Input that cannot become a hand; becomes a Reject."""
-
-    def __init__(self, code: RejectCode, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.field = field
+_Problem = ReadProblem
 
 
 def _cards(text: str, field: str) -> tuple[int, ...]:
