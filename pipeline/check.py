@@ -8,6 +8,7 @@ The same records the lake stores, for one command-line run: each input hand is e
 from __future__ import annotations
 
 import errno
+import gc
 import glob
 import os
 import re
@@ -15,6 +16,7 @@ import stat
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -82,6 +84,11 @@ class CheckSummary:
     hands_with_errors: int = 0
     by_status: Counter[str] = field(default_factory=Counter)
     by_code: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def read(self) -> int:
+        """Return the inputs counted: hands, rejects and duplicates."""
+        return self.hands + self.rejects + self.duplicates
 
     def add(self, item: Verdict) -> None:
         """Count one judged hand, reject or duplicate."""
@@ -281,6 +288,19 @@ def _judge(
         else:
             hand, judged, settlement = next(settled)
             yield Judged(hand, judged, settlement)
+
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector: hands and their verdicts die by reference
+    counting, and collecting while millions of them are made took a fifth of the time."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
 
 
 def violation_record(v: Violation) -> dict[str, object]:

@@ -21,13 +21,14 @@ from rich.markup import escape
 from typer.core import TyperCommand
 
 from pipeline import __version__
-from pipeline.check import CheckSummary, Duplicate, check_paths
+from pipeline.check import CheckSummary, Duplicate, check_paths, paused_gc
 from pipeline.cli_output import (
     emit,
     is_stdout,
     no_players,
     output_in_lake,
     print_audit,
+    print_check_summary,
     print_duplicate,
     print_judged,
     print_report,
@@ -216,25 +217,21 @@ def check_command(
     _check_input_format(input_format)
     rule_set = _rules(rules)
     summary = CheckSummary()
-    for item in check_paths(inputs, rules=rule_set, input_format=input_format):
-        summary.add(item)
-        if isinstance(item, Reject):
-            if fmt == "json":
-                typer.echo(json.dumps(reject_record(item), ensure_ascii=False))
+    with paused_gc(), steps("checking") as step:
+        for item in check_paths(inputs, rules=rule_set, input_format=input_format):
+            summary.add(item)
+            if summary.read % 1000 == 0:
+                step(f"{summary.read:,} read")
+            if isinstance(item, Reject):
+                line = f"{item.source}:{item.line} rejected {item.code.value}: {item.message}"
+                record = json.dumps(reject_record(item), ensure_ascii=False)
+                typer.echo(record if fmt == "json" else line)
+            elif isinstance(item, Duplicate):
+                print_duplicate(item, fmt)
             else:
-                typer.echo(f"{item.source}:{item.line} rejected {item.code.value}: {item.message}")
-        elif isinstance(item, Duplicate):
-            print_duplicate(item, fmt)
-        else:
-            print_judged(item, fmt, show_all)
+                print_judged(item, fmt, show_all)
     if not quiet:
-        statuses = ", ".join(f"{n} {s}" for s, n in sorted(summary.by_status.items()))
-        repeated = f", {summary.duplicates} duplicates" if summary.duplicates else ""
-        stderr.print(
-            f"checked {summary.hands} hands ({statuses or 'none'}), {summary.rejects} rejected"
-            f"{repeated}; {summary.hands_with_errors} with errors \\[rules {rule_set.label}]",
-            soft_wrap=True,
-        )
+        print_check_summary(summary, rule_set.label)
     if summary.hands_with_errors or summary.rejects:
         raise typer.Exit(EXIT_VIOLATIONS)
 

@@ -24,7 +24,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from pipeline.check import Duplicate, Judged, violation_record
+from pipeline.check import CheckSummary, Duplicate, Judged, violation_record
 from pipeline.formats.limits import clean_text
 from pipeline.lake.query import QueryResult
 from pipeline.model import HandRecord, Status
@@ -41,6 +41,7 @@ __all__ = [
     "no_players",
     "output_in_lake",
     "print_audit",
+    "print_check_summary",
     "print_duplicate",
     "print_judged",
     "print_report",
@@ -302,6 +303,17 @@ def progress(quiet: bool) -> Iterator[Callable[[str, int], None]]:
         yield update
 
 
+def print_check_summary(summary: CheckSummary, rules: str) -> None:
+    """Say on stderr what ``check`` read and found, under the rule set ``rules``."""
+    statuses = ", ".join(f"{n} {s}" for s, n in sorted(summary.by_status.items()))
+    repeated = f", {summary.duplicates} duplicates" if summary.duplicates else ""
+    stderr.print(
+        f"checked {summary.hands} hands ({statuses or 'none'}), {summary.rejects} rejected"
+        f"{repeated}; {summary.hands_with_errors} with errors \\[rules {rules}]",
+        soft_wrap=True,
+    )
+
+
 @contextmanager
 def steps(doing: str) -> Iterator[Callable[[str], None]]:
     """Show on stderr, when it is a terminal, what a long command is doing now (a spinner,
@@ -312,7 +324,11 @@ def steps(doing: str) -> Iterator[Callable[[str], None]]:
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     with Progress(
-        SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=stderr
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        TimeElapsedColumn(),
+        console=stderr,
+        transient=True,  # gone when done: the command's own summary follows
     ) as bar:
         task = bar.add_task(doing)
         yield lambda step: bar.update(task, description=f"{doing}: {step}")

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import gc
 import hashlib
 import itertools
 import os
@@ -34,7 +33,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline import __version__
-from pipeline.check import discover
+from pipeline.check import discover, paused_gc
 from pipeline.executors import EXECUTORS, ChunkExecutor, ExecutorError, open_executor
 from pipeline.files import sha256_of
 from pipeline.formats import (
@@ -149,13 +148,8 @@ def process_chunk(task: ChunkTask) -> ChunkResult:
     worker that does not share the lake's filesystem). ``task.staging`` may be an fsspec
     URL (see :mod:`pipeline.lake.staged`).
     """
-    gc_was_on = gc.isenabled()
-    gc.disable()  # a chunk's objects die by reference counting; collection was a fifth of its time
-    try:
+    with paused_gc():  # a chunk's objects die by reference counting
         return _process(task)
-    finally:
-        if gc_was_on:
-            gc.enable()
 
 
 def _process(task: ChunkTask) -> ChunkResult:
