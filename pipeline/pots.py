@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["allocate_rake", "build_pots", "split_evenly"]
+__all__ = ["allocate_rake", "build_pots", "listed_shares", "split_evenly"]
 
 
 def _layers(amounts: Sequence[int], folded: Sequence[bool]) -> list[tuple[int, tuple[int, ...]]]:
@@ -120,6 +120,21 @@ def split_evenly(amount: int, parts: int) -> list[int]:
     return [share + 1] * odd + [share] * (parts - odd)
 
 
+def listed_shares(amounts: Sequence[int], listed: Sequence[int], taken: int) -> list[int] | None:
+    """Return what a log that lists each pot after what the site takes takes from each
+    pot, when the listing adds up to ``taken``; ``None`` when it lists none or does not.
+
+    >>> listed_shares([600, 400], [590, 397], 13), listed_shares([600, 400], [590, 390], 13)
+    ([10, 3], None)
+    """
+    if not listed or len(listed) != len(amounts):
+        return None
+    shares = [a - net for a, net in zip(amounts, listed, strict=True)]
+    if min(shares) < 0 or sum(shares) != taken:
+        return None
+    return shares
+
+
 def allocate_rake(
     amounts: Sequence[int], rake: int, *, listed: Sequence[int] = (), policy: str = "proportional"
 ) -> list[int]:
@@ -137,10 +152,9 @@ def allocate_rake(
     if rake == 0:  # every way of sharing nothing gives nothing to each pot
         return [0] * len(amounts)
     total = sum(amounts)
-    if listed and len(listed) == len(amounts):
-        shares = [a - net for a, net in zip(amounts, listed, strict=True)]
-        if min(shares) >= 0 and sum(shares) == rake:
-            return shares
+    shares = listed_shares(amounts, listed, rake)
+    if shares is not None:
+        return shares
     if not amounts:
         return []
     if policy == "main-pot-first":

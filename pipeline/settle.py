@@ -37,7 +37,7 @@ from pipeline.cards import UNKNOWN
 from pipeline.evaluate import NO_LOW, BatchResult, describe_high, describe_low, evaluate_batch
 from pipeline.model import ActionType, HandRecord, Status
 from pipeline.money import format_amount
-from pipeline.pots import allocate_rake, build_pots, split_evenly
+from pipeline.pots import allocate_rake, build_pots, listed_shares, split_evenly
 from pipeline.rules import Replay, RuleSet
 from pipeline.violations import Code, Severity, Violation
 
@@ -115,6 +115,9 @@ class Settlement(Struct, frozen=True):
     high_hands: dict[int, str] = field(default_factory=dict)
     low_hands: dict[int, str] = field(default_factory=dict)
     complete: bool = True
+    runouts: int = 1
+    """The boards each pot is played on (split between them): 1 unless the board was run
+    more than once in a contested hand."""
 
     @property
     def errors(self) -> tuple[Violation, ...]:
@@ -323,8 +326,9 @@ def _settle_one(judged: Replay, show: _Showdown | None, rules: RuleSet) -> Settl
     total = sum(amounts)
     if listed and added:  # the money the site added is in the main pot's listing
         listed = [net - added if k == 0 else net for k, net in enumerate(listed)]
-    deducted = _listed_deductions(amounts, listed, rake, fees)
-    if deducted is not None:  # the log lists each pot after its rake and fees (OHH)
+    # a log that lists each pot after its rake and fees (OHH's jackpot is per pot)
+    deducted = listed_shares(amounts, listed, rake + fees) if fees else None
+    if deducted is not None:
         shares = allocate_rake(deducted, rake, policy=rules.rake_allocation)
         fee_shares = [d - r for d, r in zip(deducted, shares, strict=True)]
     else:
@@ -347,11 +351,12 @@ def _settle_one(judged: Replay, show: _Showdown | None, rules: RuleSet) -> Settl
         nets.append(amount - shares[k] - fee_shares[k] + extra)
     pots = tuple(pot_list)
     complete = True
-    if judged.folded.count(False) > 1:
+    contested = judged.folded.count(False) > 1
+    runs = len(judged.boards) if contested else 1  # a pot won uncontested is paid once
+    if contested:
         if show is None:
             complete = False
         else:
-            runs = len(judged.boards)
             hilo = hand.game.variant.is_hilo
             for pot, net in zip(pots, nets, strict=True):
                 _award_pot(book, pot, net, show, runs, hilo)
@@ -390,20 +395,8 @@ def _settle_one(judged: Replay, show: _Showdown | None, rules: RuleSet) -> Settl
         highs,
         lows,
         complete,
+        runs,
     )
-
-
-def _listed_deductions(
-    amounts: Sequence[int], listed: Sequence[int], rake: int, fees: int
-) -> list[int] | None:
-    """Return what the log takes from each pot, rake and fees together, when it lists the
-    pots after both (OHH's jackpot is per pot); ``None`` when it does not, or has no fees."""
-    if not fees or not listed or len(listed) != len(amounts):
-        return None
-    taken = [a - net for a, net in zip(amounts, listed, strict=True)]
-    if min(taken) < 0 or sum(taken) != rake + fees:
-        return None
-    return taken
 
 
 def _first_board_hands(show: _Showdown | None, hilo: bool) -> tuple[dict[int, str], dict[int, str]]:
