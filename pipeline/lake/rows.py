@@ -169,8 +169,7 @@ class ChunkRows:
         )
         self._add_seats(hand, judged, settled, site, hand_id, month)
         self._add_actions(hand, judged, site, hand_id, month)
-        runs = len(judged.boards) if judged.folded.count(False) > 1 else 1  # as settled
-        self._add_pots(settled, site, hand_id, month, scale, runs)
+        self._add_pots(settled, site, hand_id, month, scale)
         self._rows["violations"].extend(
             [
                 (
@@ -274,10 +273,11 @@ class ChunkRows:
         keys[6].extend([actions[step.seq].run for step in steps])  # runout
 
     def _add_pots(
-        self, settled: Settlement, site: str, hand_id: str, month: str, scale: int, runs: int
+        self, settled: Settlement, site: str, hand_id: str, month: str, scale: int
     ) -> None:
-        """Add the awards, and a row per pot and runout (``runs`` boards: each pot is split
-        between them as settlement splits it, the odd chips to the first)."""
+        """Add the awards, and a row per pot and runout (each pot is split between its
+        boards as settlement splits it, the odd chips to the first)."""
+        runs = settled.runouts
         winners: dict[tuple[int, int, Half], list[int]] = defaultdict(list)
         awards = self._rows["awards"]
         for a in settled.awards:
