@@ -31,11 +31,11 @@ from pipeline.cli_output import (
     print_check_summary,
     print_duplicate,
     print_judged,
+    print_reject,
     print_report,
     print_stats,
     print_table,
     progress,
-    reject_record,
     render,
     report_dict,
     report_rejects,
@@ -223,9 +223,7 @@ def check_command(
             if summary.read % 1000 == 0:
                 step(f"{summary.read:,} read")
             if isinstance(item, Reject):
-                line = f"{item.source}:{item.line} rejected {item.code.value}: {item.message}"
-                record = json.dumps(reject_record(item), ensure_ascii=False)
-                typer.echo(record if fmt == "json" else line)
+                print_reject(item, fmt)
             elif isinstance(item, Duplicate):
                 print_duplicate(item, fmt)
             else:

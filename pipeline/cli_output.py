@@ -44,6 +44,7 @@ __all__ = [
     "print_check_summary",
     "print_duplicate",
     "print_judged",
+    "print_reject",
     "print_report",
     "print_stats",
     "print_table",
@@ -153,6 +154,13 @@ def _hand_row(kind: str, hand: HandRecord) -> dict[str, object]:
         "source": hand.source,
         "line": hand.line,
     }
+
+
+def print_reject(item: Reject, fmt: str) -> None:
+    if fmt == "json":
+        typer.echo(json.dumps(reject_record(item), ensure_ascii=False))
+        return
+    typer.echo(f"{item.source}:{item.line} rejected {item.code.value}: {item.message}")
 
 
 def print_duplicate(item: Duplicate, fmt: str) -> None:
