@@ -2,7 +2,7 @@
 
 ``run_lake(inputs, lake)`` discovers the input files, skips those already ingested
 (unless ``replace``), cuts each into chunks of lines, and has each chunk processed by
-:func:`process_chunk` (read → replay → settle in one batch → rows → Parquet files in the
+:func:`process_chunk` (read → replay → settle a batch at a time → rows → Parquet files in the
 run's staging area) by an executor (:mod:`pipeline.executors`: ``workers`` local
 processes, or a Dask cluster whose workers share the lake's filesystem). The driver takes
 the chunks' results in input order,
@@ -74,8 +74,11 @@ from pipeline.violations import Reject
 __all__ = ["ChunkResult", "ChunkTask", "RunReport", "process_chunk", "run_lake"]
 
 CHUNK_HANDS = 5000
-"""Hands per task: large enough for few files and one evaluator batch, small enough for
-flat memory."""
+"""Hands per task: large enough for few files, small enough for flat memory."""
+BATCH_HANDS = 1000
+"""Hands a task judges at once (one evaluator batch), then turns into Arrow columns: a
+judged hand's Python objects take tens of kilobytes, so a whole chunk of them was most of
+a worker's memory."""
 
 Progress = Callable[[str, int], None]
 
@@ -162,36 +165,41 @@ def _process(task: ChunkTask) -> ChunkResult:
         )
     result = ChunkResult(task.task_id, task.input_sha)
     rows = ChunkRows(task.run_id)
-    hands: list[HandRecord] = []
     seen: set[tuple[str, str]] = set()
     for reject in task.rejects:
         rows.add_reject(reject)
     result.read = len(task.rejects)
     result.rejects = len(task.rejects)
     decoded = (decode_line(body, task.source, n, complete=c) for n, body, c in task.lines)
-    for item in itertools.chain(decoded, task.records):
-        result.read += 1
-        if isinstance(item, Reject):
-            rows.add_reject(item)
-            result.rejects += 1
-            continue
-        key = (item.site, item.hand_id)
-        if key in seen:
-            result.duplicates += 1
-            continue
-        seen.add(key)
-        hands.append(item)
-    replays = [replay(hand, task.rules) for hand in hands]
-    for hand, judged, settled in zip(hands, replays, settle_many(replays, task.rules), strict=True):
-        rows.add_hand(hand, judged, settled)
-        status = hand_status(judged, settled)
-        result.statuses[status.value] += 1
-        if status is Status.PARTIAL:
-            result.partial.add((hand.site, hand.hand_id))
-        for v in (*judged.violations, *settled.violations):
-            result.codes[v.code.value] += 1
-        result.payouts[str(settled.payouts_match).lower()] += 1
-    result.hands = len(hands)
+    items = itertools.chain(decoded, task.records)
+    while batch := list(itertools.islice(items, BATCH_HANDS)):
+        hands: list[HandRecord] = []
+        for item in batch:
+            result.read += 1
+            if isinstance(item, Reject):
+                rows.add_reject(item)
+                result.rejects += 1
+                continue
+            key = (item.site, item.hand_id)
+            if key in seen:
+                result.duplicates += 1
+                continue
+            seen.add(key)
+            hands.append(item)
+        del batch
+        replays = [replay(hand, task.rules) for hand in hands]
+        settlements = settle_many(replays, task.rules)
+        for hand, judged, settled in zip(hands, replays, settlements, strict=True):
+            rows.add_hand(hand, judged, settled)
+            status = hand_status(judged, settled)
+            result.statuses[status.value] += 1
+            if status is Status.PARTIAL:
+                result.partial.add((hand.site, hand.hand_id))
+            for v in (*judged.violations, *settled.violations):
+                result.codes[v.code.value] += 1
+            result.payouts[str(settled.payouts_match).lower()] += 1
+        result.hands += len(hands)
+        rows.flush()
     result.keys = rows.keys()
     for name, table in rows.tables().items():
         _write_table(result, task, name, table)

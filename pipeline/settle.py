@@ -14,7 +14,7 @@ violation, never silently burned.
 Then the awards are compared with what the log recorded, to the smallest unit:
 ``payout-mismatch`` (per seat, per pot, and finishing stacks), ``rake-mismatch``,
 ``pot-mismatch`` and ``chips-not-conserved`` (``R9.conservation``). Showdowns are
-evaluated in numpy batches: :func:`settle_many` settles a whole chunk of hands with one
+evaluated in numpy batches: :func:`settle_many` settles a batch of hands with one
 evaluator call per hole-card count.
 
 Settling runs once per hand of every run, so the hot paths are written for speed: plain

@@ -419,6 +419,28 @@ def test_two_workers_write_the_same_lake_as_one(tmp_path: Path) -> None:
     assert _count(one, "hands") == 1500
 
 
+def test_a_chunk_judged_in_small_batches_writes_the_same_lake(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A task judges its hands a batch at a time; the batches' rows, rejects and duplicates
+    add up to what one batch of the whole chunk gives."""
+    log = _generated(tmp_path / "hands.jsonl", 300, seed=21, faults=0.2)
+    lines = log.read_bytes().splitlines(keepends=True)
+    broken = [b'{"not": "a hand"}\n', b"{cut\n"]  # rejects among the batches
+    log.write_bytes(b"".join(lines[:150] + broken + lines[150:] + lines[:40]))  # and repeats
+    whole, batched = tmp_path / "whole", tmp_path / "batched"
+    first = run_lake([str(log)], whole, workers=1, chunk_hands=1000)
+    monkeypatch.setattr("pipeline.run.BATCH_HANDS", 7)
+    second = run_lake([str(log)], batched, workers=1, chunk_hands=1000)
+    counts = [(i.read, i.hands, i.rejects, i.duplicates) for i in first.inputs]
+    assert counts == [(i.read, i.hands, i.rejects, i.duplicates) for i in second.inputs]
+    assert counts[0][1] > 0 and counts[0][2] > 0 and counts[0][3] >= 40
+    for table in TABLES:
+        columns = [c for c in TABLES[table].names if c != "run_id"]
+        sql = f"SELECT {', '.join(columns)} FROM {table} ORDER BY ALL"
+        assert run_query(whole, sql).rows == run_query(batched, sql).rows, table
+
+
 def test_files_are_few_and_partitioned_by_month(tmp_path: Path) -> None:
     lake = tmp_path / "lake"
     log = _generated(tmp_path / "hands.jsonl", 2000, seed=2)

@@ -1,7 +1,8 @@
 """Turn judged hands (hand, replay, settlement) into the lake's rows, column by column.
 
-Rows are gathered as tuples for a whole chunk of hands and become Arrow tables once, with
-the schemas of :mod:`pipeline.lake.schema`.
+Rows are gathered as tuples for a batch of hands and become Arrow tables at each
+:meth:`ChunkRows.flush`, with the schemas of :mod:`pipeline.lake.schema`; a chunk's
+tables are its batches' tables put end to end.
 """
 
 from __future__ import annotations
@@ -93,10 +94,12 @@ _STREET_LABELS = pa.array([street.label for street in sorted(Street)], pa.string
 class ChunkRows:
     """Rows of every table for one chunk of hands.
 
-    Each table's rows are tuples in its schema's column order, turned into columns once per
-    chunk (``zip(*rows)``); the actions table keeps the replay's steps as they are and takes
-    most of its columns from them the same way. Building a tuple per row and transposing
-    the chunk once is several times quicker than appending to every column per row.
+    Each table's rows are tuples in its schema's column order, turned into columns at each
+    :meth:`flush` (``zip(*rows)``); the actions table keeps the replay's steps as they are
+    and takes most of its columns from them the same way. Building a tuple per row and
+    transposing a batch at once is several times quicker than appending to every column
+    per row. Flushing a batch at a time keeps the Python objects of one batch alive, not
+    the chunk's: a hand's rows take kilobytes as tuples, a few hundred bytes as columns.
     """
 
     def __init__(self, run_id: str) -> None:
@@ -104,6 +107,8 @@ class ChunkRows:
         self._rows: dict[str, list[tuple[object, ...]]] = {name: [] for name in TABLES}
         self._steps: list[Step] = []
         self._step_keys: list[list[object]] = [[], [], [], [], [], [], []]  # site … runout
+        self._keys: list[tuple[str, str]] = []
+        self._done: dict[str, list[pa.Table]] = {name: [] for name in TABLES}
 
     def add_reject(self, reject: Reject) -> None:
         """Add one input that could not become a hand."""
@@ -128,6 +133,7 @@ class ChunkRows:
         violations = judged.violations + settled.violations
         result = hand.result
         status = hand_status(judged, settled)
+        self._keys.append((site, hand_id))
         self._rows["hands"].append(
             (
                 site,
@@ -327,19 +333,34 @@ class ChunkRows:
                     )
                 )
 
-    def tables(self) -> dict[str, pa.Table]:
-        """Return every table's rows as an Arrow table with the lake's schema."""
-        out = {}
+    def flush(self) -> None:
+        """Turn the rows gathered since the last flush into Arrow tables, and drop them."""
         for name, schema in TABLES.items():
             if name == "actions":
-                out[name] = self._actions_table()
+                if self._steps:
+                    self._done[name].append(self._actions_table())
+                    self._steps = []
+                    self._step_keys = [[], [], [], [], [], [], []]
                 continue
             rows = self._rows[name]
-            columns = zip(*rows, strict=True) if rows else ([] for _ in schema)
-            out[name] = pa.Table.from_arrays(
-                [pa.array(c, f.type) for c, f in zip(columns, schema, strict=True)], schema=schema
+            if not rows:
+                continue
+            columns = zip(*rows, strict=True)
+            self._done[name].append(
+                pa.Table.from_arrays(
+                    [pa.array(c, f.type) for c, f in zip(columns, schema, strict=True)],
+                    schema=schema,
+                )
             )
-        return out
+            self._rows[name] = []
+
+    def tables(self) -> dict[str, pa.Table]:
+        """Return every table's rows as an Arrow table with the lake's schema."""
+        self.flush()
+        return {
+            name: pa.concat_tables(parts) if parts else schema.empty_table()
+            for (name, schema), parts in zip(TABLES.items(), self._done.values(), strict=True)
+        }
 
     def _actions_table(self) -> pa.Table:
         """Convert the steps in one go (a struct array of tuples) and add the hands' columns."""
@@ -366,7 +387,7 @@ class ChunkRows:
 
     def keys(self) -> list[tuple[str, str]]:
         """Return the (site, hand_id) of every hand added, in order."""
-        return [(row[0], row[1]) for row in self._rows["hands"]]  # type: ignore[misc]
+        return self._keys
 
 
 def _pot_kinds(settled: Settlement, hilo: bool) -> dict[int, tuple[int, int, int, int, int]]:
