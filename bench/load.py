@@ -5,6 +5,11 @@
 second, then times DuckDB queries and ``croupier stats`` on the lake. It checks the free
 disk first and scales the number of hands down, saying so, when the disk is short.
 Writes ``bench/results/load.json`` and prints a summary.
+
+The generator is slower than a run with two workers, so streamed from it a run waits on
+its input and a worker may meet its first chunk (and its working memory) anywhere in the
+run. ``--pregenerate`` writes the hands to a file first and streams that instead: the run
+alone on the cores, every worker busy from the first chunks (the memory test uses it).
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ from pathlib import Path
 RESULTS = Path(__file__).resolve().parent / "results"
 BYTES_PER_HAND = 1200
 """Lake bytes per generated hand (measured: about 1 KB), with room to spare."""
+INPUT_BYTES_PER_HAND = 2400
+"""Bytes per generated hand as JSON Lines (measured: about 2 KB), with room to spare."""
 _SAMPLES_PER_SECOND = 5
 """How often the run's memory is sampled: a short run (seconds, in the tests) rises until
 it ends, so its peak is the last samples', and one a second missed much of it."""
@@ -68,10 +75,10 @@ def _rss(pid: int) -> int:
     return 0
 
 
-def plan(hands: int, folder: Path) -> tuple[int, str | None]:
+def plan(hands: int, folder: Path, per_hand: int = BYTES_PER_HAND) -> tuple[int, str | None]:
     """Return the hands the free disk allows (at most ``hands``) and why fewer, if fewer."""
     free = shutil.disk_usage(folder).free - HEADROOM
-    fits = max(0, free // BYTES_PER_HAND)
+    fits = max(0, free // per_hand)
     if fits >= hands:
         return hands, None
     return int(fits), (
@@ -79,14 +86,21 @@ def plan(hands: int, folder: Path) -> tuple[int, str | None]:
     )
 
 
-def run(hands: int, lake: Path, workers: int, seed: int) -> dict[str, object]:
-    """Stream ``hands`` generated hands into ``lake``; return the measurements."""
+def run(
+    hands: int, lake: Path, workers: int, seed: int, pregenerated: Path | None = None
+) -> dict[str, object]:
+    """Stream ``hands`` generated hands into ``lake``; return the measurements.
+
+    With ``pregenerated`` (a file path), the hands are generated into that file first and
+    the run streams the file."""
     croupier = [sys.executable, "-m", "pipeline.cli"]
-    generate = subprocess.Popen(
-        [*croupier, "generate", "--hands", str(hands), "--seed", str(seed), "-o", "-"],
-        stdout=subprocess.PIPE,
-    )
-    assert generate.stdout is not None
+    generating = [*croupier, "generate", "--hands", str(hands), "--seed", str(seed), "-o"]
+    if pregenerated is not None:
+        subprocess.run([*generating, str(pregenerated)], check=True, stdout=subprocess.DEVNULL)
+        feed = subprocess.Popen(["cat", str(pregenerated)], stdout=subprocess.PIPE)
+    else:
+        feed = subprocess.Popen([*generating, "-"], stdout=subprocess.PIPE)
+    assert feed.stdout is not None
     began = time.perf_counter()
     ingest = subprocess.Popen(
         [
@@ -101,10 +115,10 @@ def run(hands: int, lake: Path, workers: int, seed: int) -> dict[str, object]:
             "--workers",
             str(workers),
         ],
-        stdin=generate.stdout,
+        stdin=feed.stdout,
         stdout=subprocess.PIPE,
     )
-    generate.stdout.close()
+    feed.stdout.close()
     samples: list[tuple[float, int]] = []
     while ingest.poll() is None:
         samples.append((time.perf_counter() - began, sum(map(_rss, _tree(ingest.pid)))))
@@ -113,10 +127,8 @@ def run(hands: int, lake: Path, workers: int, seed: int) -> dict[str, object]:
         time.sleep(1 / _SAMPLES_PER_SECOND)
     seconds = time.perf_counter() - began
     out = ingest.stdout.read() if ingest.stdout else b""
-    if generate.wait() != 0 or ingest.returncode != 0:
-        raise SystemExit(
-            f"the run failed (generate {generate.returncode}, run {ingest.returncode})"
-        )
+    if feed.wait() != 0 or ingest.returncode != 0:
+        raise SystemExit(f"the run failed (input {feed.returncode}, run {ingest.returncode})")
     summary = json.loads(out)
     rss = [r for _, r in samples if r] or [0]
     tenths = [max(rss[k * len(rss) // 10 : (k + 1) * len(rss) // 10] or [0]) for k in range(10)]
@@ -163,17 +175,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--lake", type=Path, default=None, help="Keep the lake here.")
     parser.add_argument("--report", type=Path, default=RESULTS / "load.json")
+    parser.add_argument(
+        "--pregenerate",
+        action="store_true",
+        help="Generate the hands into a file first and stream the file (the run alone).",
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="croupier-load-") as scratch:
         lake = args.lake or Path(scratch) / "lake"
         lake.parent.mkdir(parents=True, exist_ok=True)
-        hands, why = plan(args.hands, lake.parent)
+        per_hand = BYTES_PER_HAND + (INPUT_BYTES_PER_HAND if args.pregenerate else 0)
+        hands, why = plan(args.hands, lake.parent, per_hand)
         if why:
             print(why, flush=True)
         if hands < 1000:
             print("not enough free disk for a load test", file=sys.stderr)
             return 3
-        report = run(hands, lake, args.workers, args.seed)
+        pregenerated = Path(scratch) / "hands.jsonl" if args.pregenerate else None
+        report = run(hands, lake, args.workers, args.seed, pregenerated)
         report["scaled_down"] = why
     args.report.parent.mkdir(parents=True, exist_ok=True)
     args.report.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
