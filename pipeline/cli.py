@@ -62,7 +62,7 @@ from pipeline.formats import INPUT_FORMATS
 from pipeline.formats.jsonl import write_jsonl
 from pipeline.generate import GameChoice, RakePolicy, generate_hands
 from pipeline.lake.manifest import ManifestError
-from pipeline.lake.query import NoLake, NotReadOnly, run_query
+from pipeline.lake.query import LakeError, NotReadOnly, run_query
 from pipeline.lake.store import LakeLocked
 from pipeline.model import Betting, Variant
 from pipeline.reports.audit import Audit, audit
@@ -478,7 +478,7 @@ def query_command(
     _outside_lake(lake, output=output)
     try:
         result = run_query(lake, sql, list(params or []), allow_external=allow_external)
-    except NoLake as error:
+    except LakeError as error:
         raise _fail(str(error)) from None
     except NotReadOnly as error:
         raise _fail(f"SQL: {error}", EXIT_USAGE) from None
@@ -547,7 +547,7 @@ def audit_command(
     try:
         with steps("auditing") as step:
             report = audit(lake, examples=examples, limit=limit or None, on_step=step)
-    except NoLake as error:
+    except LakeError as error:
         raise _fail(str(error)) from None
     if html_file is not None:
         emit(render_html(report), html_file)
@@ -642,7 +642,7 @@ def stats_command(
     try:
         with steps("computing player statistics"):
             result = player_stats(lake, spec)
-    except NoLake as error:
+    except LakeError as error:
         raise _fail(str(error)) from None
     if fmt == "parquet":
         assert output is not None

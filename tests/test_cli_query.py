@@ -6,7 +6,10 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import re
+import subprocess
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -194,3 +197,48 @@ def test_a_damaged_manifest_is_one_line_that_names_it_and_says_what_to_do(
         err = " ".join(capsys.readouterr().err.split())
         assert f"the lake's manifest {lake / '_manifest.json'} cannot be read" in err
         assert "restore it from a backup" in err and "ManifestError" not in err
+
+
+def test_times_are_utc_whatever_the_machines_time_zone(lake: Path) -> None:
+    """SAMPLE-0001 started 2026-03-02 19:04:11 UTC: 04:04 the next day in Tokyo. A query's
+    dates and times are the lake's (UTC), as its month and ``stats --since`` are."""
+    sql = (
+        "SELECT started_at, started_at::DATE AS day, hour(started_at) AS h FROM hands "
+        "WHERE hand_id = 'SAMPLE-0001'"
+    )
+    env = {**os.environ, "TZ": "Asia/Tokyo"}
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pipeline.cli",
+            "query",
+            sql,
+            "--lake",
+            str(lake),
+            "--format",
+            "json",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert _strict_json(done.stdout) == [
+        {"started_at": "2026-03-02T19:04:11+00:00", "day": "2026-03-02", "h": 19}
+    ]
+
+
+def test_a_lake_missing_a_committed_file_is_an_environment_error_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lake = tmp_path / "lake"
+    run_lake([str(SAMPLE)], lake, workers=1)
+    gone = next(lake.glob("seats/**/*.parquet"))
+    gone.unlink()
+    for args in (["query", "SELECT count(*) FROM hands"], ["stats"], ["audit"]):
+        assert main([*args, "--lake", str(lake)]) == 3
+        err = " ".join(capsys.readouterr().err.split())
+        assert f"the lake at {lake} is damaged: 1 file(s) its manifest lists are missing" in err
+        assert gone.relative_to(lake).as_posix() in err

@@ -13,6 +13,7 @@ lifts both limits for a user who asks for it (``croupier query --allow-external`
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,8 @@ from pipeline.lake.manifest import MANIFEST, load_manifest
 from pipeline.lake.schema import TABLES
 
 __all__ = [
+    "LakeDamaged",
+    "LakeError",
     "NoLake",
     "NotReadOnly",
     "QueryResult",
@@ -38,8 +41,16 @@ VIEWS_SQL = Path(__file__).resolve().parent / "views.sql"
 links to it), so an installed package has it too."""
 
 
-class NoLake(FileNotFoundError):
+class LakeError(OSError):
+    """The lake cannot be read: the environment's problem, not the SQL's."""
+
+
+class NoLake(LakeError, FileNotFoundError):
     """The folder holds no lake (no committed run)."""
+
+
+class LakeDamaged(LakeError):
+    """Files that committed runs list are not in the lake (deleted or moved by hand)."""
 
 
 class NotReadOnly(ValueError):
@@ -66,7 +77,10 @@ def connect(lake: str | Path, *, allow_external: bool = False) -> duckdb.DuckDBP
     """Open an in-memory DuckDB with a view per lake table and the views of views.sql.
 
     Unless ``allow_external``, the connection can open no file but the lake's committed
-    files, cannot load extensions, and its configuration is locked.
+    files, cannot load extensions, and its configuration is locked. Its time zone is UTC,
+    whatever the machine's: the lake's times are UTC, and so are its ``month`` and the
+    days of ``croupier stats --since``. Raises :class:`NoLake`, or :class:`LakeDamaged`
+    when a committed file is missing.
     """
     root = Path(lake).resolve()
     if not (root / MANIFEST).exists():
@@ -76,10 +90,18 @@ def connect(lake: str | Path, *, allow_external: bool = False) -> duckdb.DuckDBP
         "autoinstall_known_extensions": False,
         "autoload_known_extensions": False,
     }
+    files_of = {name: [str(root / path) for path in manifest.files_of(name)] for name in TABLES}
+    gone = [f for files in files_of.values() for f in files if not os.path.isfile(f)]
+    if gone:
+        raise LakeDamaged(
+            f"the lake at {lake} is damaged: {len(gone)} file(s) its manifest lists "
+            f"are missing, e.g. {Path(gone[0]).relative_to(root).as_posix()}"
+        )
     con = duckdb.connect(":memory:", config=config)
+    con.execute("SET TimeZone = 'UTC'")
     readable: list[str] = []
     for name, schema in TABLES.items():
-        files = [str(root / path) for path in manifest.files_of(name)]
+        files = files_of[name]
         readable += files
         if files:
             # union_by_name: files of an older release lack the newer columns (read as NULL)

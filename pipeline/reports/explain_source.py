@@ -29,7 +29,7 @@ from pipeline.formats.pokerstars import (
     _Undecodable,
 )
 from pipeline.lake.manifest import InputEntry, load_manifest
-from pipeline.lake.query import NoLake, connect
+from pipeline.lake.query import LakeError, connect
 from pipeline.model import Action, ActionType, Blind, HandRecord
 from pipeline.violations import Reject
 
@@ -283,7 +283,7 @@ def locate(lake: str | Path, ref: str) -> Located:
     marks = ", ".join("?" for _ in wanted)
     try:
         con = connect(lake)
-    except NoLake as error:
+    except LakeError as error:
         raise ExplainError(str(error)) from None
     try:
         rows = con.execute(
