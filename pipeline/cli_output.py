@@ -343,10 +343,15 @@ def steps(doing: str) -> Iterator[Callable[[str], None]]:
 
 
 def render(result: QueryResult, fmt: str) -> str:
-    """Return a result as strict JSON (an array of objects) or as CSV with a header."""
+    """Return a result as strict JSON (an array of objects) or as CSV with a header.
+
+    JSON objects need distinct keys: a column named like an earlier one (``h.hole_cards,
+    s.hole_cards``) is given a suffix, as DuckDB names them in a subquery (``hole_cards_1``).
+    """
     if fmt == "json":
+        names = _unique_names(result.columns)
         rows = [
-            {name: _json_value(value) for name, value in zip(result.columns, row, strict=True)}
+            {name: _json_value(value) for name, value in zip(names, row, strict=True)}
             for row in result.rows
         ]
         return _json_text(rows, indent=1) + "\n"
@@ -355,6 +360,28 @@ def render(result: QueryResult, fmt: str) -> str:
     writer.writerow(result.columns)
     writer.writerows([[_csv_cell(value) for value in row] for row in result.rows])
     return buffer.getvalue()
+
+
+def _unique_names(columns: list[str]) -> list[str]:
+    """Return the column names with a suffix on each repeat (``_1``, ``_2`` …), skipping
+    suffixed names that are taken.
+
+    >>> _unique_names(["a", "b", "a", "a_1", "a"])
+    ['a', 'b', 'a_2', 'a_1', 'a_3']
+    """
+    taken = set(columns)
+    seen: set[str] = set()
+    out = []
+    for name in columns:
+        if name in seen:
+            k = 1
+            while f"{name}_{k}" in taken:
+                k += 1
+            name = f"{name}_{k}"
+            taken.add(name)
+        seen.add(name)
+        out.append(name)
+    return out
 
 
 def _json_text(value: object, indent: int | None = None) -> str:

@@ -230,6 +230,18 @@ def test_times_are_utc_whatever_the_machines_time_zone(lake: Path) -> None:
     ]
 
 
+def test_json_keeps_every_column_of_a_name_given_twice(lake: Path) -> None:
+    sql = (
+        "SELECT h.hole_cards, s.hole_cards, 1 AS hole_cards_1 FROM hands h "
+        "JOIN seats s USING (site, hand_id) WHERE hand_id = 'SAMPLE-0001' AND seat = 1"
+    )
+    result = runner.invoke(app, ["query", sql, "--lake", str(lake), "--format", "json"])
+    assert result.exit_code == 0, result.stderr
+    assert _strict_json(result.stdout) == [
+        {"hole_cards": 4, "hole_cards_2": "QhJhTc9c", "hole_cards_1": 1}
+    ]
+
+
 def test_a_lake_missing_a_committed_file_is_an_environment_error_naming_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
