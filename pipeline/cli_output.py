@@ -483,7 +483,7 @@ def no_players(spec: StatsFilter) -> str:
     if not given:
         return (
             "no player: the lake holds no hand that statistics count (void, invalid and partial "
-            "hands are left out)"
+            "hands are left out, and hands whose pots the rules could not award)"
         )
     return f"no player matches {', '.join(given)}"
 

@@ -16,6 +16,7 @@ from pipeline.cli import app
 from pipeline.formats.jsonl import write_jsonl
 from pipeline.generate import generate_hands
 from pipeline.lake.query import run_query
+from pipeline.reports.audit import audit
 from pipeline.reports.stats import RATIOS, StatsFilter, player_stats
 from pipeline.run import run_lake
 from tests.handbuilder import (
@@ -331,6 +332,29 @@ def test_hi_lo_pot_kinds_count_hi_lo_games_only(tmp_path: Path) -> None:
         tmp_path / "lake", "SELECT sum(pots_won), sum(scoops) FROM seats WHERE player = 'Ann'"
     )
     assert seats.rows == [(2, 2)]  # the seats table counts the pots of every game
+
+
+def test_a_showdown_the_rules_could_not_settle_is_left_out_of_the_statistics(
+    tmp_path: Path,
+) -> None:
+    """A hand that ends on the turn with both players in (hand-not-finished) is judged to
+    the end, but its pots are awarded to nobody: counted, its nets were each seat's chips
+    put in, lost."""
+    cards = [deal(1, "AhKhQhJh"), deal(2, "2c3c4d5d"), call(1, "0.50"), check(2)]
+    streets = [board("Ts9s8d"), check(2), check(1), board("7h"), check(2), check(1)]
+    shows = [show(2, "2c3c4d5d"), show(1, "AhKhQhJh")]
+    short = _hand("SHORT", [post(1, "small", "0.50"), post(2, "big", "1.00"), *cards, *streets])
+    short["actions"] += shows  # type: ignore[operator]
+    rows = _stats(tmp_path, short, _hand("OK", _HEADS_UP))
+    ann, bob = rows[("Ann", "USD")], rows[("Bob", "USD")]
+    assert (ann["hands"], ann["net"], bob["hands"], bob["net"]) == (1, 100, 1, -100)
+    lake = tmp_path / "lake"
+    settled = run_query(lake, "SELECT hand_id, status, settled FROM hands ORDER BY hand_id")
+    assert settled.rows == [("OK", "ok", True), ("SHORT", "violations", False)]
+    view = run_query(lake, "SELECT hands, net FROM player_stats WHERE player = 'Bob'")
+    assert view.rows == [(1, -100)]
+    payouts = {p.payouts: p.hands for p in audit(lake).payouts}
+    assert payouts["not checked: the rules could not award the pots"] == 1
 
 
 def test_a_player_seated_twice_is_left_out_of_that_hands_statistics(tmp_path: Path) -> None:

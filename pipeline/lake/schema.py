@@ -81,7 +81,12 @@ HANDS = pa.schema(
         _f("line", pa.int64(), "The line (first line) of the hand in its input file.", False),
         _f("table_name", pa.string(), "The table's name."),
         _f("started_at", pa.timestamp("us", tz="UTC"), "When the hand started (UTC)."),
-        _f("month", pa.string(), "Month of play, YYYY-MM (the partition key).", False),
+        _f(
+            "month",
+            pa.string(),
+            "Month of play in UTC, YYYY-MM, or unknown without a start time (the partition key).",
+            False,
+        ),
         _f("variant", _ENUM, "omaha, omaha-hilo, courchevel or courchevel-hilo.", False),
         _f("hole_cards", pa.int8(), "Hole cards per player: 4, 5 or 6.", False),
         _f("betting", _ENUM, "fixed-limit, pot-limit, no-limit or pl-preflop-nl-postflop.", False),
@@ -119,6 +124,13 @@ HANDS = pa.schema(
             False,
         ),
         _f("payouts_match", pa.bool_(), "Every payout equals the log's; null: nothing to compare."),
+        _f(
+            "settled",
+            pa.bool_(),
+            "The rules awarded every pot; false: a void or stopped hand, or a showdown they "
+            "could not judge (a card dealt twice, a board short of five cards).",
+            False,
+        ),
         _f("tournament", pa.bool_(), "A tournament hand.", False),
         _f("tournament_id", pa.string(), "The tournament's id."),
         _f("cash_out", pa.bool_(), "A player cashed out the hand.", False),
@@ -208,7 +220,12 @@ ACTIONS = pa.schema(
             "What the player could call before acting: what they owed, or their whole stack "
             "when that was less (betting actions).",
         ),
-        _f("min_to", _MONEY, "Smallest legal bet/raise total (when a raise was allowed)."),
+        _f(
+            "min_to",
+            _MONEY,
+            "Smallest legal full bet/raise total (when a raise was allowed); an all-in "
+            "for less (up to max_to, which may be below it) is legal too.",
+        ),
         _f("max_to", _MONEY, "Largest legal bet/raise total (when a raise was allowed)."),
         _f("stack_before", _MONEY, "The player's stack before acting (betting actions)."),
         _f("all_in", pa.bool_(), "The player was all-in after the action.", False),

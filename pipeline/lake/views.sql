@@ -60,8 +60,10 @@ ORDER BY n DESC, code;
 
 -- Player statistics per player and currency (STATS.md): every ratio as done / opportunity.
 -- `croupier stats` runs the same sums with filters and groupings. Only hands replayed to the
--- end and settled count (not void, invalid or partial ones); tournament chips are kept apart
--- from cash; nets of different scales are added at the finest scale of the group.
+-- end and settled count (not void, invalid or partial ones, nor one whose showdown the rules
+-- could not judge: `settled` false; a lake from before that column counts those); tournament
+-- chips are kept apart from cash; nets of different scales are added at the finest scale of
+-- the group.
 CREATE OR REPLACE VIEW player_stats AS
 SELECT s.player,
        CASE WHEN h.tournament AND h.currency <> 'CHIPS' THEN h.currency || ' tournament'
@@ -99,5 +101,5 @@ LEFT JOIN (  -- a player dealt into two seats of one hand: left out of that hand
     SEMI JOIN (SELECT site, hand_id FROM violations WHERE code = 'duplicate-player')
     USING (site, hand_id) GROUP BY site, hand_id, player HAVING count(*) > 1
 ) twice ON twice.site = s.site AND twice.hand_id = s.hand_id AND twice.player = s.player
-WHERE h.status IN ('ok', 'violations') AND twice.player IS NULL
+WHERE h.status IN ('ok', 'violations') AND h.settled IS NOT FALSE AND twice.player IS NULL
 GROUP BY ALL;

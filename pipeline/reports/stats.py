@@ -66,8 +66,10 @@ _TWICE = (
 """The players dealt into two seats of one hand (``duplicate-player``): their seats are
 left out of that hand's statistics, as two seats' decisions are not one player's hand."""
 
-_COUNTED = "h.status IN ('ok', 'violations') AND twice.player IS NULL"
-"""The hands statistics count: replayed to the end and settled."""
+_COUNTED = "h.status IN ('ok', 'violations') AND h.settled IS NOT FALSE AND twice.player IS NULL"
+"""The hands statistics count: replayed to the end and settled (a showdown the rules could
+not judge paid nobody, so its nets are not the hand's; a lake from before ``settled``
+has it null, and counts them)."""
 
 GROUPS: dict[str, str] = {
     "variant": "h.variant",
