@@ -164,10 +164,24 @@ def test_run_on_the_samples_then_query_every_table(tmp_path: Path) -> None:
     assert run_query(lake, sql).rows == [([],)]
     text = run_query(lake, "SELECT total_pot FROM hands_money WHERE hand_id = 'SAMPLE-0001'").rows
     assert text == [("112.00",)]
+    limits = (
+        "SELECT betting, small_bet, big_bet, mixed FROM hands_money WHERE small_bet IS NOT NULL"
+    )
+    assert run_query(lake, limits).rows == [("fixed-limit", "2.00", "4.00", None)]
     months = {p.parent.name for p in (lake / "hands").rglob("*.parquet")}
     assert months == {"month=2026-01", "month=2026-02"} or all(
         m.startswith("month=") for m in months
     )
+
+
+def test_a_mixed_games_name_is_in_the_hands_table(tmp_path: Path) -> None:
+    hand = json.loads((SAMPLES / "limit.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    hand["game"]["mixed"] = "Mixed PLO/PLO8"
+    log = tmp_path / "mixed.jsonl"
+    log.write_text(json.dumps(hand) + "\n", encoding="utf-8")
+    run_lake([str(log)], tmp_path / "lake", workers=1)
+    rows = run_query(tmp_path / "lake", "SELECT mixed, small_bet, big_bet FROM hands").rows
+    assert rows == [("Mixed PLO/PLO8", 200, 400)]
 
 
 def test_a_rerun_is_a_no_op_and_replace_replaces(tmp_path: Path) -> None:

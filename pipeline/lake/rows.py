@@ -147,11 +147,14 @@ class ChunkRows:
                 game.hole_cards,
                 game.betting.value,
                 game.variant.is_hilo,
+                game.mixed,
                 game.currency,
                 scale,
                 game.small_blind,
                 game.big_blind,
                 game.ante,
+                game.small_bet,
+                game.big_bet,
                 hand.button,  # button_seat
                 len(judged.seats),  # n_players
                 [format_cards(b) for b in judged.boards if b],  # none: no board dealt

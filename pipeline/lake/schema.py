@@ -91,6 +91,7 @@ HANDS = pa.schema(
         _f("hole_cards", pa.int8(), "Hole cards per player: 4, 5 or 6.", False),
         _f("betting", _ENUM, "fixed-limit, pot-limit, no-limit or pl-preflop-nl-postflop.", False),
         _f("hi_lo", pa.bool_(), "Whether pots are split high/low (eight or better).", False),
+        _f("mixed", _LABEL, "The mixed game the hand belongs to, as the log names it."),
         _f("currency", _LABEL, "ISO currency, or CHIPS for tournament chips.", False),
         _f(
             "scale", pa.int8(), "Decimals of the money unit: amount / 10^scale is the value.", False
@@ -98,6 +99,8 @@ HANDS = pa.schema(
         _f("small_blind", _MONEY, "Small blind, minor units.", False),
         _f("big_blind", _MONEY, "Big blind, minor units.", False),
         _f("ante", _MONEY, "Ante, minor units (0: none).", False),
+        _f("small_bet", _MONEY, "Fixed limit: the small bet (pre-flop and flop), minor units."),
+        _f("big_bet", _MONEY, "Fixed limit: the big bet (turn and river), minor units."),
         _f("button_seat", pa.int16(), "The button's seat number.", False),
         _f("n_players", pa.int16(), "Players dealt in.", False),
         _f(

@@ -19,11 +19,16 @@ CREATE OR REPLACE MACRO money_text(amount, scale) AS
 CREATE OR REPLACE MACRO money(amount, scale) AS amount / pow(10, scale);
 
 CREATE OR REPLACE VIEW hands_money AS
-SELECT site, hand_id, started_at, variant, betting, currency, status,
+SELECT site, hand_id, started_at, variant, betting, mixed, currency, status,
        money_text(small_blind, scale) AS small_blind,
        money_text(big_blind, scale) AS big_blind,
+       money_text(ante, scale) AS ante,
+       money_text(small_bet, scale) AS small_bet,
+       money_text(big_bet, scale) AS big_bet,
        money_text(total_pot, scale) AS total_pot,
        money_text(rake, scale) AS rake,
+       money_text(fees, scale) AS fees,
+       money_text(added, scale) AS added,
        payouts_match
 FROM hands;
 
@@ -33,6 +38,7 @@ SELECT site, hand_id, seat, player, position,
        money_text(stack_end, scale) AS stack_end,
        money_text(invested, scale) AS invested,
        money_text(won, scale) AS won,
+       money_text(won_recorded, scale) AS won_recorded,
        money_text(net, scale) AS net,
        money_text(cash_out_paid, scale) AS cash_out_paid,
        money_text(cash_out_fee, scale) AS cash_out_fee,
