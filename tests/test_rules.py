@@ -186,6 +186,28 @@ def test_bad_stakes(stakes: HandOptions, actions: list[Json]) -> None:
     assert result.status is Status.VIOLATIONS
 
 
+def test_a_fixed_limit_big_bet_is_twice_the_small_bet() -> None:
+    """R5.limit-size: the big bet is twice the small bet ($2/$6 is not a limit game)."""
+    stakes: HandOptions = {
+        "betting": "fixed-limit",
+        "small_blind": "1.00",
+        "big_blind": "2.00",
+        "small_bet": "2.00",
+        "big_bet": "6.00",
+    }
+    actions = [*blinds(sb="1.00", bb="2.00"), fold(3), fold(1), uncalled(2, "1.00")]
+    result = play(actions, **stakes)
+    assert found(result) == [("bad-stakes", None)]
+    violation = result.violations[0]
+    assert (violation.rule, violation.expected, violation.actual) == (
+        "R5.limit-size",
+        "4.00",
+        "6.00",
+    )
+    stakes["big_bet"] = "4.00"
+    assert play(actions, **stakes).violations == ()
+
+
 # ---------------------------------------------------------------------------- statuses
 
 

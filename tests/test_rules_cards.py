@@ -385,6 +385,68 @@ def test_duplicate_card_in_two_hands() -> None:
     assert result.status is Status.VIOLATIONS
 
 
+def _to_the_flop(players: int, flop: list[Json]) -> list[Json]:
+    """Everyone folds to the blinds (no deal lines: an observer's log). With a ``flop``, the
+    blinds see it, the small blind checks, the big blind bets and the small blind folds;
+    without, a walk."""
+    folds = [fold(seat) for seat in range(3, players + 1)]
+    if not flop:
+        return [*blinds(), *folds, fold(1), uncalled(2, "0.50")]
+    flopped = [*flop, check(1), bet(2, "1.00"), fold(1), uncalled(2, "1.00")]
+    return [*blinds(), *folds, call(1, "0.50"), check(2), *flopped]
+
+
+@pytest.mark.parametrize(
+    ("hole_cards", "players", "flop", "drawn"),
+    [
+        (6, 9, [], 54),  # Six-Card Omaha for nine: more hole cards than the deck holds
+        (6, 8, [board("Ah7s6s")], None),  # 48 + 3
+        (5, 10, [], None),  # 50: a hand over before the flop fits
+        (5, 10, [board("Ah7s6s")], 53),
+        (5, 9, [board("Ah7s6s", burn="2d")], None),  # 45 + 3 + 1
+        (4, 10, [board("Ah7s6s", burn="2d")], None),
+    ],
+)
+def test_a_hand_cannot_take_more_cards_than_the_deck_holds(
+    hole_cards: int, players: int, flop: list[Json], drawn: int | None
+) -> None:
+    """R1.deck: more than 52 cards drawn means a card dealt twice, whether or not the log
+    shows which (the hole cards here are hidden)."""
+    result = play(_to_the_flop(players, flop), seats=players, hole_cards=hole_cards)
+    if drawn is None:
+        assert found(result) == []
+        return
+    assert found(result) == [("duplicate-card", None)]
+    violation = result.violations[0]
+    assert (violation.expected, violation.actual, violation.rule) == (
+        "at most 52 cards",
+        str(drawn),
+        "R1.deck",
+    )
+    assert f"takes {drawn} cards from a deck of 52" in violation.message
+
+
+def test_burns_the_log_records_count_toward_the_deck() -> None:
+    """R1.deck: Five-Card Omaha for nine with every board card and burn: 45 + 5 + 3."""
+    streets = [
+        board("Ah7s6s", burn="2d"),
+        check(1),
+        check(2),
+        board("5h", burn="3d"),
+        check(1),
+        check(2),
+        board("4h", burn="4d"),
+        check(1),
+        bet(2, "1.00"),
+        fold(1),
+        uncalled(2, "1.00"),
+    ]
+    folds = [fold(seat) for seat in range(3, 10)]
+    result = play([*blinds(), *folds, call(1, "0.50"), check(2), *streets], seats=9, hole_cards=5)
+    assert found(result) == [("duplicate-card", None)]
+    assert "(45 hole cards for 9 players, 5 board cards, 3 burned)" in result.violations[0].message
+
+
 def test_duplicate_card_on_the_board() -> None:
     """R1.deck: a board card that is also in a player's hand."""
     result = play(

@@ -1,4 +1,5 @@
-"""Checks that need the whole hand: unfinished, missing returns, deck order, showdown order."""
+"""Checks that need the whole hand: unfinished, missing returns, deck order and size,
+showdown order."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from pipeline.violations import Code
 
 # Enum members compared at every action, bound once (C constants in the compiled engine).
 _UNCALLED = ActionType.UNCALLED
+DECK = 52
+"""Cards in the deck (R1.deck)."""
 
 
 def finish(run: Run) -> None:
@@ -47,7 +50,39 @@ def finish(run: Run) -> None:
     if hand.deck is not None:
         for seq, seat, message in check_deck_order(hand, run.seats):
             run.flag(Code.DEAL_ORDER_MISMATCH, message, seq=seq, seat=seat)
+    _check_cards_drawn(run)
     _check_showdown_order(run)
+
+
+def _check_cards_drawn(run: Run) -> None:
+    """R1.deck: a hand cannot take more cards than one deck holds (hole cards as dealt, or as
+    the game deals them where the log shows no deal; every board card; burns the log
+    records). More means some card was dealt twice, whether or not the log shows it: a
+    deal no 52-card deck makes, e.g. Six-Card Omaha for nine players (54 hole cards)."""
+    hand = run.hand
+    per_player = hand.game.hole_cards
+    hole = 0
+    for seat in run.seats:
+        dealt = run.dealt.get(seat)
+        hole += per_player if dealt is None else len(dealt)
+    board = len(run.shared_board)
+    for cards in run.run_boards.values():
+        board += len(cards)
+    burns = 0
+    if hole + board + len(hand.actions) > DECK:  # burns (one a board action) could tell
+        for action in hand.actions:
+            if action.burn is not None:
+                burns += len(action.burn)
+    drawn = hole + board + burns
+    if drawn > DECK:
+        run.flag(
+            Code.DUPLICATE_CARD,
+            f"the hand takes {drawn} cards from a deck of {DECK} ({hole} hole cards for "
+            f"{len(run.seats)} players, {board} board cards, {burns} burned): some card "
+            "is dealt twice",
+            expected=f"at most {DECK} cards",
+            actual=str(drawn),
+        )
 
 
 def _check_showdown_order(run: Run) -> None:

@@ -85,6 +85,15 @@ def _check_stakes(run: Run, game: GameSpec) -> None:
         problems.append("fixed limit needs a small bet and a big bet at least as large")
     for problem in problems:
         run.flag(Code.BAD_STAKES, problem)
+    if limit and not problems and game.big_bet != 2 * (game.small_bet or 0):
+        run.flag(
+            Code.BAD_STAKES,
+            f"the big bet {run.money(game.big_bet or 0)} is not twice the small bet "
+            f"{run.money(game.small_bet or 0)}",
+            expected=run.money(2 * (game.small_bet or 0)),
+            actual=run.money(game.big_bet or 0),
+            rule="R5.limit-size",
+        )
 
 
 # ---------------------------------------------------------------------------- the walk
