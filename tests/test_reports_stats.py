@@ -15,7 +15,8 @@ from typer.testing import CliRunner
 from pipeline.cli import app
 from pipeline.formats.jsonl import write_jsonl
 from pipeline.generate import generate_hands
-from pipeline.lake.query import run_query
+from pipeline.lake.query import VIEWS_SQL, run_query
+from pipeline.lake.stats_sql import VIEW_END, VIEW_START, view_sql
 from pipeline.reports.audit import audit
 from pipeline.reports.stats import RATIOS, StatsFilter, player_stats
 from pipeline.run import run_lake
@@ -63,6 +64,21 @@ def test_each_statistic_is_the_sum_of_its_flags(lake: Path) -> None:
         assert 0 <= usd[name] <= usd[f"{name}_opp"], name
 
 
+def test_the_player_stats_view_is_croupier_stats_without_filters(lake: Path) -> None:
+    """One definition: the view's columns and rows are those of ``croupier stats``."""
+    stats = player_stats(lake, StatsFilter())
+    view = run_query(lake, "SELECT * FROM player_stats")
+    assert view.columns == stats.columns
+    assert sorted(view.rows) == sorted(stats.rows)
+    assert len(stats.rows) > 3
+
+
+def test_views_sql_holds_the_player_stats_view_as_written_from_its_definitions() -> None:
+    text = VIEWS_SQL.read_text(encoding="utf-8")
+    block = text.split(VIEW_START, 1)[1].split(VIEW_END, 1)[0]
+    assert block == view_sql(), "run python -m pipeline.lake.stats_sql and review the diff"
+
+
 def test_a_lake_written_before_pots_had_runouts_counts_the_same_wins_at_showdown(
     lake: Path, tmp_path: Path
 ) -> None:
@@ -75,7 +91,7 @@ def test_a_lake_written_before_pots_had_runouts_counts_the_same_wins_at_showdown
     for path in (old / "pots").rglob("*.parquet"):
         table = pq.read_table(path)
         pq.write_table(table.drop_columns(["runout"]), path)
-    query = "SELECT player, won_at_showdown FROM player_stats ORDER BY ALL"
+    query = "SELECT player, wsd FROM player_stats ORDER BY ALL"
     assert run_query(old, query).rows == run_query(lake, query).rows
     assert sum(n for _, n in run_query(lake, query).rows) > 0
     new, was = player_stats(lake, StatsFilter()), player_stats(old, StatsFilter())
@@ -278,9 +294,7 @@ def test_wsd_counts_money_won_at_showdown_not_a_side_pot_left_uncontested(
     ann, cat = rows[("Ann", "USD")], rows[("Cat", "USD")]
     assert (ann["wsd"], ann["wsd_opp"], ann["wwsf"]) == (0, 1, 1)  # won the side pot alone
     assert (cat["wsd"], cat["wsd_opp"]) == (1, 1)
-    view = run_query(
-        tmp_path / "lake", "SELECT player, won_at_showdown FROM player_stats ORDER BY player"
-    )
+    view = run_query(tmp_path / "lake", "SELECT player, wsd FROM player_stats ORDER BY player")
     assert view.rows == [("Ann", 0), ("Bob", 0), ("Cat", 1)]
 
 
