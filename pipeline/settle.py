@@ -124,6 +124,12 @@ class Settlement(Struct, frozen=True):
         """Return the violations of severity ``error``."""
         return tuple(v for v in self.violations if v.severity is Severity.ERROR)
 
+    @property
+    def settled(self) -> bool:
+        """Tell whether the rules awarded every pot: not in a void or stopped hand, a showdown
+        they could not judge, or a pot no eligible player showed a hand for (unclaimed)."""
+        return self.complete and all(v.code is not Code.UNCLAIMED_POT for v in self.violations)
+
 
 def hand_status(judged: Replay, settled: Settlement) -> Status:
     """Return a hand's status counting settlement errors: an ``ok`` replay whose payouts

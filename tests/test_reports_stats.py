@@ -371,6 +371,22 @@ def test_a_showdown_the_rules_could_not_settle_is_left_out_of_the_statistics(
     assert payouts["not checked: the rules could not award the pots"] == 1
 
 
+def test_a_pot_nobody_showed_a_hand_for_is_not_settled_and_not_counted(tmp_path: Path) -> None:
+    """Checked to the river, no hand shown: the rules cannot award the pot (unclaimed-pot),
+    whatever the log says was collected."""
+    actions = [post(1, "small", "0.50"), post(2, "big", "1.00"), call(1, "0.50"), check(2)]
+    for cards in ("Ts9s8d", "7h", "2c"):
+        actions += [board(cards), check(2), check(1)]
+    paid = {"collected": [{"seat": 1, "amount": "2.00", "pot": 0}]}
+    rows = _stats(tmp_path, _hand("NOSHOW", actions, result=paid), _hand("OK", _HEADS_UP))
+    assert (rows[("Ann", "USD")]["hands"], rows[("Ann", "USD")]["net"]) == (1, 100)
+    lake = tmp_path / "lake"
+    hands = run_query(lake, "SELECT hand_id, settled, payouts_match FROM hands ORDER BY 1")
+    assert hands.rows == [("NOSHOW", False, False), ("OK", True, None)]
+    payouts = {p.payouts: p.hands for p in audit(lake).payouts}
+    assert payouts["differ from the log"] == 1  # compared, and they differ
+
+
 def test_a_player_seated_twice_is_left_out_of_that_hands_statistics(tmp_path: Path) -> None:
     three = ["100.00", "100.00", "100.00"]
     actions = [post(1, "small", "0.50"), post(2, "big", "1.00"), fold(3), fold(1)]

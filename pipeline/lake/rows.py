@@ -168,7 +168,7 @@ class ChunkRows:
                 len(violations),
                 error_count(status, violations),  # n_errors
                 settled.payouts_match,
-                settled.complete,  # settled
+                settled.settled,
                 hand.tournament is not None,
                 hand.tournament.id if hand.tournament is not None else None,
                 bool(result is not None and result.cash_outs),  # cash_out

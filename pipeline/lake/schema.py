@@ -99,8 +99,8 @@ HANDS = pa.schema(
         _f("small_blind", _MONEY, "Small blind, minor units.", False),
         _f("big_blind", _MONEY, "Big blind, minor units.", False),
         _f("ante", _MONEY, "Ante, minor units (0: none).", False),
-        _f("small_bet", _MONEY, "Fixed limit: the small bet (pre-flop and flop), minor units."),
-        _f("big_bet", _MONEY, "Fixed limit: the big bet (turn and river), minor units."),
+        _f("small_bet", _MONEY, "The small bet as the log gives it (fixed limit: pre-flop, flop)."),
+        _f("big_bet", _MONEY, "The big bet as the log gives it (fixed limit: turn, river)."),
         _f("button_seat", pa.int16(), "The button's seat number.", False),
         _f("n_players", pa.int16(), "Players dealt in.", False),
         _f(
@@ -130,8 +130,9 @@ HANDS = pa.schema(
         _f(
             "settled",
             pa.bool_(),
-            "The rules awarded every pot; false: a void or stopped hand, or a showdown they "
-            "could not judge (a card dealt twice, a board short of five cards).",
+            "The rules awarded every pot; false: a void or stopped hand, a showdown they "
+            "could not judge (a card dealt twice, a board short of five cards), or a pot "
+            "no eligible player showed a hand for. Null in a lake from before the column.",
             False,
         ),
         _f("tournament", pa.bool_(), "A tournament hand.", False),

@@ -105,7 +105,8 @@ class PayoutCount:
 _PAYOUTS_SQL = """
 SELECT CASE
            WHEN status NOT IN ('ok', 'violations') THEN 'not checked: the hand is ' || status
-           WHEN NOT settled THEN 'not checked: the rules could not award the pots'
+           WHEN payouts_match IS NULL AND NOT settled
+               THEN 'not checked: the rules could not award the pots'
            WHEN payouts_match IS NULL THEN 'not checked: the log records no payout'
            WHEN payouts_match THEN 'match the log'
            ELSE 'differ from the log'
