@@ -200,6 +200,7 @@ def _process(task: ChunkTask) -> ChunkResult:
             result.payouts[str(settled.payouts_match).lower()] += 1
         result.hands += len(hands)
         rows.flush()
+        del hands, replays, settlements  # before the next batch is decoded
     result.keys = rows.keys()
     for name, table in rows.tables().items():
         _write_table(result, task, name, table)
