@@ -95,7 +95,8 @@ def connect(lake: str | Path, *, allow_external: bool = False) -> duckdb.DuckDBP
     if gone:
         raise LakeDamaged(
             f"the lake at {lake} is damaged: {len(gone)} file(s) its manifest lists "
-            f"are missing, e.g. {Path(gone[0]).relative_to(root).as_posix()}"
+            f"are missing, e.g. {Path(gone[0]).relative_to(root).as_posix()}; restore them "
+            "from a backup, or run the inputs again into a new lake"
         )
     con = duckdb.connect(":memory:", config=config)
     con.execute("SET TimeZone = 'UTC'")
