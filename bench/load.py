@@ -191,8 +191,10 @@ def main(argv: list[str] | None = None) -> int:
         if hands < 1000:
             print("not enough free disk for a load test", file=sys.stderr)
             return 3
-        pregenerated = Path(scratch) / "hands.jsonl" if args.pregenerate else None
-        report = run(hands, lake, args.workers, args.seed, pregenerated)
+        # the input beside the lake: on the filesystem whose free space plan() counted
+        with tempfile.TemporaryDirectory(prefix="croupier-load-input-", dir=lake.parent) as put:
+            pregenerated = Path(put) / "hands.jsonl" if args.pregenerate else None
+            report = run(hands, lake, args.workers, args.seed, pregenerated)
         report["scaled_down"] = why
     args.report.parent.mkdir(parents=True, exist_ok=True)
     args.report.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
