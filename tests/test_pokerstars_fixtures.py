@@ -381,6 +381,18 @@ def test_games_other_than_omaha_are_unsupported(game: str) -> None:
     assert reject.message.startswith("line 1: not an Omaha game")
 
 
+def test_a_cap_table_is_an_unsupported_game_that_says_so() -> None:
+    """A Cap table (no player puts more than the cap in a hand) changes who may still act:
+    the reject says that, not that the Omaha game is unknown."""
+    header = (
+        "PokerStars Game #78:  Omaha Pot Limit ($0.25/$0.50 - $10 Cap -  USD) - "
+        "2010/11/01 12:20:00 CET [2010/11/01 7:20:00 ET]"
+    )
+    reject = only_reject(with_header(header))
+    assert (reject.code, reject.hand_id, reject.line) == (RejectCode.UNSUPPORTED_GAME, "78", 1)
+    assert "Cap games are not supported (a $10 cap" in reject.message
+
+
 def test_pokermaster_plain_omaha_with_five_cards_is_five_card_omaha() -> None:
     text = with_header("PokerMaster Hand #5:  Omaha Pot Limit ($1/$2) - 2020/01/01 12:00:00 ET")
     text = text.replace("Dealt to Ana [Ac Ad 2c 3c]", "Dealt to Ana [Ac Ad 2c 3c 4c]")
@@ -492,9 +504,12 @@ KNOCKOUT = (FIXTURES / "knockout-antes.txt").read_text(encoding="utf-8")
             "EUR",
             "XII",
         ),
+        # no buy-in (a 2006 shoot-out): the first word is the game's, not a buy-in
+        ("Tournament #9, Omaha Pot Limit - Match Round I, Level I (50/100)", None, None, "I"),
+        ("Tournament #9, 5 Card Omaha Pot Limit - Level I (50/100)", None, None, "I"),
     ],
 )
-def test_tournament_headers(part: str, buyin: str, currency: str | None, level: str) -> None:
+def test_tournament_headers(part: str, buyin: str | None, currency: str | None, level: str) -> None:
     header = f"PokerStars Hand #200000000061: {part} - 2024/06/01 20:00:00 ET"
     hand = only_hand(KNOCKOUT.replace(KNOCKOUT.split("\n", 1)[0], header))
     assert hand.tournament is not None

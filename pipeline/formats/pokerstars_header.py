@@ -24,6 +24,7 @@ from pipeline.violations import RejectCode
 
 __all__ = [
     "AMOUNT",
+    "DATE_RE",
     "FINE_SCALE",
     "HEADER_RE",
     "HandError",
@@ -105,11 +106,13 @@ _ZONES = {
     "NZST": "Pacific/Auckland",
     "NZDT": "Pacific/Auckland",
 }
-_DATE_RE = re.compile(
+DATE_RE = re.compile(
     r"(?P<y>[0-9]{4})[/-](?P<mo>[0-9]{1,2})[/-](?P<d>[0-9]{1,2})(?: - | +)"
     r"(?P<h>[0-9]{1,2}):(?P<mi>[0-9]{2})(?::(?P<s>[0-9]{2}))?"
     r"(?: ?\(?(?P<tz>[A-Z]{1,5})\)?)?"
 )
+"""A date and time as PokerStars headers print them (``2008/08/17 - 01:14:43 (ET)``,
+``2024/06/01 20:00:00 ET``), with the zone where one is printed."""
 _DATE_START_RE = re.compile(r"\s+-\s+(?=[0-9]{4}[/-][0-9]{1,2}[/-][0-9]{1,2})")
 _ITALIAN_ID_RE = re.compile(r"\s*\[(?:ADM|AAMS) ID: [^\]]*\]")
 _CLUB_RE = re.compile(r"^\{(?P<club>[^}]*)\}\s*")
@@ -118,7 +121,13 @@ _TOURNEY_RE = re.compile(
     r"(?:Match Round (?P<round>\w+),\s*)?Level (?P<level>[\w-]+)\s*"
     r"\((?P<sb>[^/()]+)/(?P<bb>[^/()]+)\)\s*$"
 )
-_BUYIN_RE = re.compile(r"^(?P<buyin>Freeroll|\S+(?: [A-Z]{2,4}(?= ))?)\s+(?P<game>.+)$")
+_BUYIN_RE = re.compile(
+    r"^(?P<buyin>Freeroll|(?![56] Card )\S*[0-9]\S*(?: [A-Z]{2,4}(?= ))?)\s+(?P<game>.+)$"
+)
+"""A tournament's buy-in (amounts, or ``Freeroll``) before its game; some headers have none
+(``Tournament #35055742, Hold'em No Limit - Match Round I``): the game is all there is."""
+_CAP_RE = re.compile(r"-\s*(?P<cap>\S+) Cap\s*-")
+"""A Cap table's stakes (``$0.25/$0.50 - $10 Cap - USD``): no player puts in more a hand."""
 _PAREN_RE = re.compile(r"^(?P<outer>[^()]+?)\s*\((?P<inner>[^()]*)\)$")
 _TRAILING_PAREN_RE = re.compile(r"^(?P<outer>.+?)\s*\((?P<inner>[^()]*)\)$")
 _STAKES_RE = re.compile(
@@ -319,7 +328,7 @@ def _started_at(text: str, line: int) -> tuple[datetime | None, bool]:
     """
     found: list[tuple[datetime, str | None]] = []
     unknown: list[tuple[str, str]] = []  # (zone, the time as written)
-    for match in _DATE_RE.finditer(text):
+    for match in DATE_RE.finditer(text):
         try:
             moment = datetime(
                 int(match.group("y")),
@@ -388,17 +397,14 @@ def parse_header(line_text: str, line: int, money: MoneyReader) -> Header:
     header_money = MoneyReader()
     if tourney:
         buyin_match = _BUYIN_RE.match(tourney.group("rest"))
-        if buyin_match is None:
-            raise HandError(
-                RejectCode.MALFORMED_HAND, line, f"line {line}: cannot read the tournament game"
-            )
-        buyin = buyin_match.group("buyin")
-        mixed, game_text, _ = _split_mixed(buyin_match.group("game"))
+        buyin = buyin_match.group("buyin") if buyin_match else None
+        game_of = buyin_match.group("game") if buyin_match else tourney.group("rest")
+        mixed, game_text, _ = _split_mixed(game_of)
         variant, hole, betting = _game(game_text, line)
         low = money.parse(tourney.group("sb").strip(), line, body=False)
         high = money.parse(tourney.group("bb").strip(), line, body=False)
-        iso = buyin.rsplit(" ", 1)[1] if " " in buyin else None
-        for part in re.findall(AMOUNT, buyin):
+        iso = buyin.rsplit(" ", 1)[1] if buyin and " " in buyin else None
+        for part in re.findall(AMOUNT, buyin or ""):
             header_money.parse(part, line, body=False)
         t_currency = _currency(iso if iso and _ISO_RE.match(iso) else None, header_money)
         return Header(
@@ -426,6 +432,14 @@ def parse_header(line_text: str, line: int, money: MoneyReader) -> Header:
         # plain ``GAME LIMIT (stakes)`` or ``MIXED (GAME LIMIT) (stakes)``
         match_stakes = _TRAILING_PAREN_RE.match(game_part.strip())
         if match_stakes is None or not _STAKES_RE.match(match_stakes.group("inner").strip()):
+            cap = _CAP_RE.search(game_part)
+            if cap is not None:
+                raise HandError(
+                    RejectCode.UNSUPPORTED_GAME,
+                    line,
+                    f"line {line}: Cap games are not supported (a {cap.group('cap')} cap on "
+                    "what a player puts in a hand changes who may still act)",
+                )
             _game(game_part, line)  # unsupported-game if it is not Omaha at all
             raise HandError(RejectCode.MALFORMED_HAND, line, f"line {line}: no stakes in header")
         stakes = match_stakes.group("inner").strip()
