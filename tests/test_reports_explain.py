@@ -936,3 +936,15 @@ def test_the_source_is_decoded_as_the_reader_decoded_it(tmp_path: Path) -> None:
     theirs = [k for k, a in enumerate(hand.actions) if a.seat == 2]
     assert theirs and all(lines[k] is not None for k in theirs)
     assert all("Müller€" in text[(lines[k] or 0) - 1] for k in theirs)
+
+
+def test_the_local_time_of_an_old_style_header_is_the_one_it_prints(tmp_path: Path) -> None:
+    """A 2008 header writes ``2008/08/17 - 01:14:43 (ET)``: that is its local time (the
+    explanation said the log gave UTC only)."""
+    zoom = (ROOT / "tests" / "fixtures" / "pokerstars" / "zoom.txt").read_text(encoding="utf-8")
+    header = zoom.split("\n", 1)[0]
+    old = header.rsplit(" - ", 1)[0] + " - 2008/08/17 - 01:14:43 (ET)"
+    path = tmp_path / "old.txt"
+    path.write_text(zoom.replace(header, old), encoding="utf-8")
+    (hand,) = [h for h in read_hands(path) if isinstance(h, HandRecord)]
+    assert source_lines(hand, path)[1] == "2008/08/17 - 01:14:43 (ET)"

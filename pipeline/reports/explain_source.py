@@ -28,6 +28,7 @@ from pipeline.formats.pokerstars import (
     _raw_lines,
     _Undecodable,
 )
+from pipeline.formats.pokerstars_header import DATE_RE
 from pipeline.lake.manifest import InputEntry, load_manifest
 from pipeline.lake.query import LakeError, connect
 from pipeline.model import Action, ActionType, Blind, HandRecord
@@ -42,9 +43,6 @@ class ExplainError(Exception):
 
 # ------------------------------------------------------------------------------ source lines
 
-_TIME_RE = re.compile(
-    r"[0-9]{4}/[0-9]{1,2}/[0-9]{1,2} [0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?(?: [A-Z]{1,5})?"
-)
 _QUOTED_RE = re.compile(r"'[^']*'|\"[^\"]*\"")
 _PHH_KINDS = {
     "dh": (ActionType.DEAL,),
@@ -74,7 +72,7 @@ def source_lines(hand: HandRecord, path: Path) -> tuple[list[int | None], str | 
     if not block:
         return unknown, None
     if fmt == "pokerstars":
-        times = _TIME_RE.findall(block[0][1])
+        times = [m.group(0).strip() for m in DATE_RE.finditer(block[0][1])]
         return _pokerstars_lines(hand, block), (" / ".join(times) or None)
     return _phh_lines(hand, block), _phh_time(block)
 
