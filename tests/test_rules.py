@@ -206,6 +206,10 @@ def test_a_fixed_limit_big_bet_is_twice_the_small_bet() -> None:
     )
     stakes["big_bet"] = "4.00"
     assert play(actions, **stakes).violations == ()
+    stakes["small_blind"], stakes["big_bet"] = "3.00", "6.00"  # two problems: both said
+    result = play(actions, **stakes)
+    messages = [v.message for v in result.violations if v.code.value == "bad-stakes"]
+    assert len(messages) == 2 and "not twice the small bet" in messages[1], messages
 
 
 # ---------------------------------------------------------------------------- statuses

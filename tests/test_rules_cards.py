@@ -423,11 +423,12 @@ def test_a_hand_cannot_take_more_cards_than_the_deck_holds(
         str(drawn),
         "R1.deck",
     )
-    assert f"takes {drawn} cards from a deck of 52" in violation.message
+    assert f"deals {drawn} cards from a deck of 52" in violation.message
 
 
-def test_burns_the_log_records_count_toward_the_deck() -> None:
-    """R1.deck: Five-Card Omaha for nine with every board card and burn: 45 + 5 + 3."""
+def test_burns_do_not_count_toward_the_deck() -> None:
+    """R1.deck: Five-Card Omaha for nine to the river deals 45 + 5 cards, whether or not the
+    log records the three burns (a dealer short of cards deals from the burns)."""
     streets = [
         board("Ah7s6s", burn="2d"),
         check(1),
@@ -443,8 +444,18 @@ def test_burns_the_log_records_count_toward_the_deck() -> None:
     ]
     folds = [fold(seat) for seat in range(3, 10)]
     result = play([*blinds(), *folds, call(1, "0.50"), check(2), *streets], seats=9, hole_cards=5)
-    assert found(result) == [("duplicate-card", None)]
-    assert "(45 hole cards for 9 players, 5 board cards, 3 burned)" in result.violations[0].message
+    assert found(result) == []
+
+
+def test_a_seat_dealt_twice_is_one_fault_not_two() -> None:
+    """A deal line repeated (ten cards to one seat of a nine-handed Five-Card Omaha game) is
+    wrong-hole-card-count; the deck count takes the seat's five, not ten."""
+    deals = [deal(seat, "??????????") for seat in range(1, 10)]
+    deals.insert(1, deal(1, "??????????"))
+    result = play(
+        [*blinds(), *deals, *_to_the_flop(9, [board("Ah7s6s")])[2:]], seats=9, hole_cards=5
+    )
+    assert found(result) == [("wrong-hole-card-count", 3)]
 
 
 def test_duplicate_card_on_the_board() -> None:

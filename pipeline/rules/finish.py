@@ -55,33 +55,27 @@ def finish(run: Run) -> None:
 
 
 def _check_cards_drawn(run: Run) -> None:
-    """R1.deck: a hand cannot take more cards than one deck holds (hole cards as dealt, or as
-    the game deals them where the log shows no deal; every board card; burns the log
-    records). More means some card was dealt twice, whether or not the log shows it: a
-    deal no 52-card deck makes, e.g. Six-Card Omaha for nine players (54 hole cards)."""
-    hand = run.hand
-    per_player = hand.game.hole_cards
+    """R1.deck: a hand cannot deal more cards than one deck holds: the hole cards (as many as
+    the game deals each player; fewer where the log deals a seat fewer, and no more where
+    it deals more, which is wrong-hole-card-count already) and every board card of every
+    runout. More means some card was dealt twice, whether or not the log shows it: a deal
+    no 52-card deck makes, e.g. Six-Card Omaha for nine players (54 hole cards). Burns are
+    not counted: a dealer short of cards deals the last of the board from the burns."""
+    per_player = run.hand.game.hole_cards
     hole = 0
     for seat in run.seats:
         dealt = run.dealt.get(seat)
-        hole += per_player if dealt is None else len(dealt)
+        hole += per_player if dealt is None or len(dealt) > per_player else len(dealt)
     board = len(run.shared_board)
     for cards in run.run_boards.values():
         board += len(cards)
-    burns = 0
-    if hole + board + len(hand.actions) > DECK:  # burns (one a board action) could tell
-        for action in hand.actions:
-            if action.burn is not None:
-                burns += len(action.burn)
-    drawn = hole + board + burns
-    if drawn > DECK:
+    if hole + board > DECK:
         run.flag(
             Code.DUPLICATE_CARD,
-            f"the hand takes {drawn} cards from a deck of {DECK} ({hole} hole cards for "
-            f"{len(run.seats)} players, {board} board cards, {burns} burned): some card "
-            "is dealt twice",
+            f"the hand deals {hole + board} cards from a deck of {DECK} ({hole} hole cards "
+            f"for {len(run.seats)} players, {board} board cards): some card is dealt twice",
             expected=f"at most {DECK} cards",
-            actual=str(drawn),
+            actual=str(hole + board),
         )
 
 

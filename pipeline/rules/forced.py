@@ -85,13 +85,13 @@ def _check_stakes(run: Run, game: GameSpec) -> None:
         problems.append("fixed limit needs a small bet and a big bet at least as large")
     for problem in problems:
         run.flag(Code.BAD_STAKES, problem)
-    if limit and not problems and game.big_bet != 2 * (game.small_bet or 0):
+    small, big = game.small_bet or 0, game.big_bet or 0
+    if limit and 0 < small <= big and big != 2 * small:
         run.flag(
             Code.BAD_STAKES,
-            f"the big bet {run.money(game.big_bet or 0)} is not twice the small bet "
-            f"{run.money(game.small_bet or 0)}",
-            expected=run.money(2 * (game.small_bet or 0)),
-            actual=run.money(game.big_bet or 0),
+            f"the big bet {run.money(big)} is not twice the small bet {run.money(small)}",
+            expected=run.money(2 * small),
+            actual=run.money(big),
             rule="R5.limit-size",
         )
 
