@@ -9,8 +9,9 @@ without breaking a rule.
 Checks and their assumptions:
 
 - **Payouts against the log**: hands counted by whether the rules' payouts match the
-  log's, differ, or could not be checked (a void, invalid or partial hand; a log that
-  records no payout), so that "no payout findings" is read against what was checked.
+  log's, differ, or could not be checked (a void, invalid or partial hand; pots the rules
+  could not award; a log that records no payout), so that "no payout findings" is read
+  against what was checked.
 
 - **Chip conservation** per hand (statuses ``ok`` and ``violations`` with payouts judged,
   no cash-out): the stacks the rules leave, ``sum(stack_start) = sum(stack_end) + rake +
