@@ -948,3 +948,14 @@ def test_the_local_time_of_an_old_style_header_is_the_one_it_prints(tmp_path: Pa
     path.write_text(zoom.replace(header, old), encoding="utf-8")
     (hand,) = [h for h in read_hands(path) if isinstance(h, HandRecord)]
     assert source_lines(hand, path)[1] == "2008/08/17 - 01:14:43 (ET)"
+
+
+def test_a_hand_the_reader_rejected_is_said_to_be_rejected_with_why(tmp_path: Path) -> None:
+    """explain --input on a hand that is a reject says so and why, not 'no hand'."""
+    line = (SAMPLES / "plo.jsonl").read_text(encoding="utf-8").splitlines()[0]
+    path = tmp_path / "bad.jsonl"
+    path.write_text(line.replace('"stack":"200.00"', '"stack":"-5"', 1) + "\n", encoding="utf-8")
+    with pytest.raises(ExplainError, match=r"'SAMPLE-0001' in .* was rejected \(bad-amount\): "):
+        find_in_file(path, "SAMPLE-0001")
+    with pytest.raises(ExplainError, match="no hand 'SAMPLE-0002'"):
+        find_in_file(path, "SAMPLE-0002")

@@ -374,10 +374,20 @@ def find_in_file(path: str | Path, ref: str, *, input_format: str | None = None)
     """Find hand ``ref`` (``SITE:HAND_ID`` or the site's number) in a hand-log file."""
     if not Path(path).is_file():
         raise ExplainError(f"no such file: {path}")
-    hands = [
-        item for item in _read_named(Path(path), ref, input_format) if isinstance(item, HandRecord)
-    ]
+    hands: list[HandRecord] = []
+    rejects: list[Reject] = []
+    wanted = _wanted(ref)
+    for item in _read_named(Path(path), ref, input_format):
+        if isinstance(item, HandRecord):
+            hands.append(item)
+        elif item.hand_id is not None and item.hand_id in wanted:
+            rejects.append(item)
     picked = [hands[k] for k in _pick([(h.site, h.hand_id) for h in hands], ref)]
+    if not picked and rejects:  # the reader could not make it a hand: say why
+        first = rejects[0]
+        raise ExplainError(
+            f"hand {ref!r} in {path} was rejected ({first.code.value}): {first.message}"
+        )
     if not picked:
         raise ExplainError(f"no hand {ref!r} in {path}")
     if len({(h.site, h.hand_id) for h in picked}) > 1:  # a repeat of one hand: the first counts
