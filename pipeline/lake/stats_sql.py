@@ -13,8 +13,6 @@ with ``python -m pipeline.lake.stats_sql``.
 
 from __future__ import annotations
 
-import sys
-
 from pipeline.lake.query import VIEWS_SQL
 from pipeline.money import MAX_SCALE
 
@@ -143,4 +141,3 @@ def _rewrite() -> None:
 
 if __name__ == "__main__":  # pragma: no cover - run by hand after changing a definition
     _rewrite()
-    sys.exit(0)
