@@ -16,13 +16,14 @@ import pytest
 from typer.testing import CliRunner
 
 from pipeline.cli import app, main
-from pipeline.formats.jsonl import write_jsonl
+from pipeline.formats.jsonl import read_jsonl, write_jsonl
 from pipeline.generate import generate_hands
 from pipeline.lake.manifest import load_manifest
 from pipeline.lake.query import run_query
 from pipeline.lake.rows import _STEPS
 from pipeline.lake.schema import TABLES, describe, snapshot
 from pipeline.lake.store import LOCK, LakeLocked
+from pipeline.model import HandRecord
 from pipeline.rules import Step
 from pipeline.run import run_lake
 from tests.handbuilder import blinds, build, deal, fold, uncalled
@@ -639,6 +640,39 @@ def test_an_invalid_hand_s_total_pot_is_the_chips_put_in_and_sites_count_apart(
         "FROM violations)",
     ).rows[0][0]
     assert by_code == per_code > 0
+
+
+def test_every_action_of_the_log_has_a_row_even_past_where_the_replay_stopped(
+    tmp_path: Path,
+) -> None:
+    lake = tmp_path / "lake"
+    log = _generated(tmp_path / "faults.jsonl", 400, seed=7, faults=0.3)
+    run_lake([str(log)], lake, workers=1)
+    hands = {h.hand_id: h for h in read_jsonl(log) if isinstance(h, HandRecord)}
+    rows = dict(run_query(lake, "SELECT hand_id, count(*) FROM actions GROUP BY 1").rows)
+    assert rows == {hand_id: len(h.actions) for hand_id, h in hands.items()}
+    unreached = run_query(
+        lake,
+        "SELECT a.hand_id, a.seq, a.seat, a.type, a.amount, a.to_amount, a.pot_before, "
+        "a.all_in, h.status FROM actions a JOIN hands h USING (site, hand_id) "
+        "WHERE a.street IS NULL ORDER BY 1, 2",
+    ).rows
+    assert len({row[0] for row in unreached}) >= 3
+    for hand_id, seq, seat, kind, amount, to, pot, all_in, status in unreached:
+        action = hands[hand_id].actions[seq]  # as the log records it; the rules said nothing
+        assert (seat, kind, amount, to) == (
+            action.seat,
+            action.type.value,
+            action.amount,
+            action.to,
+        )
+        assert (pot, all_in, status) == (None, None, "invalid")
+    stopped = run_query(  # the replay's last row comes before every row it did not reach
+        lake,
+        "SELECT count(*) FROM actions a JOIN actions b USING (site, hand_id) "
+        "WHERE a.street IS NULL AND b.street IS NOT NULL AND b.seq > a.seq",
+    ).rows[0][0]
+    assert stopped == 0
 
 
 def test_a_reject_read_again_is_a_duplicate_not_a_second_row(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ tables are its batches' tables put end to end.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from operator import itemgetter
 
@@ -105,7 +106,7 @@ class ChunkRows:
     def __init__(self, run_id: str) -> None:
         self.run_id = run_id
         self._rows: dict[str, list[tuple[object, ...]]] = {name: [] for name in TABLES}
-        self._steps: list[Step] = []
+        self._steps: list[Step | _Unreplayed] = []
         self._step_keys: list[list[object]] = [[], [], [], [], [], [], []]  # site … runout
         self._keys: list[tuple[str, str]] = []
         self._done: dict[str, list[pa.Table]] = {name: [] for name in TABLES}
@@ -262,8 +263,14 @@ class ChunkRows:
     def _add_actions(
         self, hand: HandRecord, judged: Replay, site: str, hand_id: str, month: str
     ) -> None:
-        """Keep the steps; add the columns that come from the hand rather than the step."""
-        steps = judged.steps
+        """Keep the steps; add the columns that come from the hand rather than the step.
+
+        Every action of the log has a row: one the replay did not reach (it stopped at a
+        fatal violation) has the log's own values and none of the rules' (street, pot …).
+        """
+        steps: Sequence[Step | _Unreplayed] = judged.steps
+        if len(steps) < len(hand.actions):
+            steps = _with_unreplayed(judged.steps, hand)
         n = len(steps)
         self._steps.extend(steps)
         keys = self._step_keys
@@ -273,14 +280,9 @@ class ChunkRows:
         keys[3].extend([hand.game.scale] * n)
         players = {s.seat: s.player for s in hand.seats}
         keys[4].extend(map(players.get, map(_SEAT_OF, steps)))  # player (board cards: None)
-        actions = hand.actions
-        keys[5].extend(
-            [
-                None if (cards := actions[step.seq].cards) is None else format_cards(cards)
-                for step in steps
-            ]
-        )
-        keys[6].extend([actions[step.seq].run for step in steps])  # runout
+        actions = [hand.actions[step[0]] for step in steps]  # step[0]: its seq
+        keys[5].extend([None if a.cards is None else format_cards(a.cards) for a in actions])
+        keys[6].extend([a.run for a in actions])  # runout
 
     def _add_pots(
         self, settled: Settlement, site: str, hand_id: str, month: str, scale: int
@@ -392,6 +394,39 @@ class ChunkRows:
     def keys(self) -> list[tuple[str, str]]:
         """Return the (site, hand_id) of every hand added, in order."""
         return self._keys
+
+
+_Unreplayed = tuple[
+    int,
+    None,
+    int | None,
+    ActionType,
+    int | None,
+    int | None,
+    None,
+    None,
+    None,
+    None,
+    None,
+    None,
+    tuple[()],
+]
+"""A row of ``actions`` for an action the replay did not reach, in :class:`Step`'s order."""
+
+
+def _with_unreplayed(steps: tuple[Step, ...], hand: HandRecord) -> list[Step | _Unreplayed]:
+    """Return the steps with a row added, in order, for each action the replay did not reach:
+    its seat, type, and amount and raise total as the log records them."""
+    reached = {step.seq for step in steps}
+    rows: list[Step | _Unreplayed] = list(steps)
+    for seq, a in enumerate(hand.actions):
+        if seq not in reached:
+            none = None  # what the rules compute: pot, stack, call, range, all-in
+            rows.append(
+                (seq, None, a.seat, a.type, a.amount, a.to, none, none, none, none, none, none, ())
+            )
+    rows.sort(key=itemgetter(0))
+    return rows
 
 
 def _pot_kinds(settled: Settlement, hilo: bool) -> dict[int, tuple[int, int, int, int, int]]:

@@ -197,14 +197,22 @@ ACTIONS = pa.schema(
     [
         *_KEY,
         _f("month", pa.string(), "Month of play (partition key).", False),
-        _f("seq", pa.int32(), "Index of the action in the hand's action list.", False),
+        _f(
+            "seq",
+            pa.int32(),
+            "Index of the action in the hand's action list. Every action the log records "
+            "has a row; where the replay stopped early (a fatal violation, named in "
+            "violations), the actions it did not reach have the log's seat, type, amount "
+            "and to_amount, and null in street, pot_before, all_in and the other columns "
+            "the rules compute.",
+            False,
+        ),
         _f(
             "street",
             _ENUM,
             "preflop, flop, turn, river or showdown. Board cards are the street they open "
             "(on their own board when run more than once); a card shown after every "
-            "board is dealt is the showdown's.",
-            False,
+            "board is dealt is the showdown's. Null for an action the replay did not reach.",
         ),
         _f("seat", pa.int16(), "Acting seat (null for board cards)."),
         _f("player", pa.string(), "Acting player."),
@@ -217,7 +225,11 @@ ACTIONS = pa.schema(
         _f("scale", pa.int8(), "Decimals of the money unit.", False),
         _f("amount", _MONEY, "Chips this action moved."),
         _f("to_amount", _MONEY, "The player's street total after a bet, raise or call."),
-        _f("pot_before", _MONEY, "Every chip in the middle before the action.", False),
+        _f(
+            "pot_before",
+            _MONEY,
+            "Every chip in the middle before the action (null: the replay did not reach it).",
+        ),
         _f(
             "to_call",
             _MONEY,
@@ -232,7 +244,11 @@ ACTIONS = pa.schema(
         ),
         _f("max_to", _MONEY, "Largest legal bet/raise total (when a raise was allowed)."),
         _f("stack_before", _MONEY, "The player's stack before acting (betting actions)."),
-        _f("all_in", pa.bool_(), "The player was all-in after the action.", False),
+        _f(
+            "all_in",
+            pa.bool_(),
+            "The player was all-in after the action (null: the replay did not reach it).",
+        ),
         _f("cards", pa.string(), "Cards of a deal, board, show or muck."),
         _f(
             "runout",
