@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import os
 import secrets
+import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -31,13 +32,29 @@ def replaced(path: str | Path, *, durable: bool = False) -> Iterator[IO[bytes]]:
 
     If the block raises, or the file cannot be written or renamed, the temporary file is
     removed and the target left as it was; an ``OSError`` names ``path``, not the temporary
-    file. ``durable`` flushes the file to disk before the rename.
+    file. ``durable`` flushes the file to disk before the rename. A symbolic link stays a
+    link: the file it points to is replaced (keeping its permissions, as an existing file
+    does). What is not a regular file (``/dev/null``, a named pipe, ``/dev/stdout``) cannot
+    be replaced: it is written to directly, as ``open`` would.
     """
     target = Path(path)
+    try:
+        existing = target.stat()  # through a link
+    except OSError:
+        existing = None
+    if existing is not None and not stat.S_ISREG(existing.st_mode):
+        with _naming_errors(target), open(target, "wb") as stream:
+            yield stream
+        return
+    if target.is_symlink():
+        target = Path(os.path.realpath(target))
     tmp = temporary_name(target)
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        if existing is not None:
+            os.chmod(fd, stat.S_IMODE(existing.st_mode))
     except OSError as error:
+        tmp.unlink(missing_ok=True)
         raise _naming(error, target) from None
     try:
         with os.fdopen(fd, "wb") as stream:
@@ -54,6 +71,17 @@ def replaced(path: str | Path, *, durable: bool = False) -> Iterator[IO[bytes]]:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+@contextmanager
+def _naming_errors(target: Path) -> Iterator[None]:
+    """Raise an ``OSError`` of opening or writing ``target`` as one about ``target``."""
+    try:
+        yield
+    except OSError as error:
+        if error.filename is not None and error.filename != str(target):
+            raise  # about another file: the block's own error
+        raise _naming(error, target) from None
 
 
 def _naming(error: OSError, target: Path) -> OSError:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -80,6 +81,34 @@ def test_an_error_of_the_block_about_another_file_keeps_its_name(tmp_path: Path)
         read_a_missing_input()
     assert error.value.filename == str(tmp_path / "missing.jsonl")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_link_stays_a_link_and_the_file_it_points_to_keeps_its_permissions(
+    tmp_path: Path,
+) -> None:
+    real = tmp_path / "real.jsonl"
+    real.write_bytes(b"old\n")
+    real.chmod(0o640)
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(real)
+    with replaced(link) as out:
+        out.write(b"new\n")
+    assert link.is_symlink() and real.read_bytes() == b"new\n"
+    assert _mode(real) == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.jsonl", "real.jsonl"]
+
+
+def test_what_is_not_a_regular_file_is_written_to_not_replaced(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    with replaced(fifo) as out:
+        out.write(b"hands\n")
+    reader.join(timeout=10)
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)  # not a regular file put in its place
+    assert got == [b"hands\n"]
 
 
 def test_sha256_of_a_file_or_of_its_first_bytes(tmp_path: Path) -> None:
