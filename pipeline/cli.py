@@ -39,6 +39,7 @@ from pipeline.cli_output import (
     render,
     report_dict,
     report_rejects,
+    same_file,
     say_environment_error,
     stderr,
     steps,
@@ -544,6 +545,9 @@ def audit_command(
     if html_out and (is_stdout(output) if output is not None else fmt != "table"):
         message = f"--html - and the {fmt} report would both go to standard output; "
         raise _fail(message + "write one of them to a file", EXIT_USAGE)
+    if html_file is not None and output is not None and same_file(html_file, output):
+        message = f"--html and -o both name {output}: the report would overwrite the page; "
+        raise _fail(message + "give them different files", EXIT_USAGE)
     try:
         with steps("auditing") as step:
             report = audit(lake, examples=examples, limit=limit or None, on_step=step)

@@ -12,6 +12,7 @@ import dataclasses
 import io
 import json
 import math
+import os
 import shlex
 import time
 from collections.abc import Callable, Iterator
@@ -53,6 +54,7 @@ __all__ = [
     "render",
     "report_dict",
     "report_rejects",
+    "same_file",
     "say_environment_error",
     "stderr",
     "stdout_console",
@@ -85,6 +87,11 @@ def emit(text: str, output: Path | None) -> None:
 def is_stdout(output: Path) -> bool:
     """Tell whether an ``--output`` path is ``-``: standard output, not a file of that name."""
     return str(output) == "-"
+
+
+def same_file(a: Path, b: Path) -> bool:
+    """Tell whether two output paths name one file (through links; neither need exist)."""
+    return not is_stdout(a) and not is_stdout(b) and os.path.realpath(a) == os.path.realpath(b)
 
 
 def output_in_lake(lake: Path, outputs: dict[str, Path | None]) -> str | None:

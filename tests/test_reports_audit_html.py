@@ -93,6 +93,20 @@ def test_html_dash_and_another_report_on_stdout_is_refused(report: Path, extra: 
     assert not Path("-").exists()
 
 
+def test_html_and_o_naming_one_file_is_refused(report: Path, tmp_path: Path) -> None:
+    lake = str(report.parent / "lake")
+    page = tmp_path / "audit.html"
+    page.write_text("kept", encoding="utf-8")
+    (tmp_path / "link.html").symlink_to(page)
+    for other in (page, tmp_path / "." / "audit.html", tmp_path / "link.html"):
+        result = runner.invoke(
+            app, ["audit", "--lake", lake, "--html", str(page), "-o", str(other)]
+        )
+        assert result.exit_code == 2, result.output
+        assert "both name" in result.stderr
+        assert page.read_text(encoding="utf-8") == "kept"  # nothing written
+
+
 def _browser() -> str:
     for name in BROWSERS:
         found = shutil.which(name)
