@@ -112,6 +112,17 @@ def test_filters_and_groupings(lake: Path) -> None:
         player_stats(lake, StatsFilter(by=("colour",)))
 
 
+def test_rows_come_in_one_order_most_hands_first_then_by_the_groups(lake: Path) -> None:
+    result = player_stats(lake, StatsFilter(by=("variant", "position")))
+    at = result.columns.index
+    keys = [
+        (-row[at("hands")], row[at("player")], row[at("variant")], row[at("position")])
+        for row in result.rows
+    ]
+    assert len(keys) > 20 and len({k[0] for k in keys}) < len(keys)  # ties to break
+    assert keys == sorted(keys)
+
+
 def test_cli_formats(lake: Path, tmp_path: Path) -> None:
     table = runner.invoke(app, ["stats", "--lake", str(lake), "--min-hands", "50"])
     assert table.exit_code == 0, table.stderr

@@ -96,7 +96,7 @@ def _sql(spec: StatsFilter) -> tuple[str, list[object]]:
     sql = (
         f"SELECT {', '.join(columns)} {FROM} "
         f"WHERE {' AND '.join(where)} GROUP BY {group} HAVING count(*) >= ? "
-        f"ORDER BY hands DESC, player"
+        f"ORDER BY hands DESC, {group}"  # the groups are unique: the same order every time
     )
     params.append(spec.min_hands)
     return sql, params
