@@ -531,6 +531,27 @@ def test_utf16_in_other_formats_is_one_clear_reject(fmt: str, name: str, tmp_pat
     assert "UTF-16" in reject.message
 
 
+@pytest.mark.parametrize(("codec", "order"), [("utf-16-le", "little"), ("utf-16-be", "big")])
+@pytest.mark.parametrize(
+    "name", ["jsonl", "pokerstars/zoom.txt", "phh/extensions.phhs", "ohh/omaha_pl.ohh"]
+)
+def test_utf16_without_a_byte_order_mark_is_one_clear_reject_too(
+    name: str, codec: str, order: str, tmp_path: Path
+) -> None:
+    if name == "jsonl":
+        text = jsonl(hand("U-1"), hand("U-2")).decode()
+    else:
+        text = (FIXTURES / name).read_text(encoding="utf-8")
+    path = tmp_path / f"utf16-{Path(name).name}"
+    path.write_bytes(text.encode(codec))  # no mark: the every-other NUL tells it
+    [reject] = read_hands(path)  # detected, whatever the format
+    assert isinstance(reject, Reject)
+    assert reject.code is RejectCode.BAD_ENCODING
+    assert f"{order}-endian, without a byte-order mark" in reject.message
+    assert f"iconv -f {codec.upper().replace('-16-', '-16')} -t UTF-8" in reject.message
+    assert reject.excerpt and text.startswith(reject.excerpt)
+
+
 # --------------------------------------------------- directories and unreadable inputs
 
 

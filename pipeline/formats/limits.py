@@ -46,6 +46,7 @@ __all__ = [
     "is_utf16",
     "read_head",
     "read_lines",
+    "utf16_order",
     "utf16_reject",
     "vet",
 ]
@@ -61,17 +62,38 @@ UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
 def is_utf16(head: bytes) -> bool:
-    """Tell whether a file's first bytes are UTF-16 text: a byte-order mark, then text in
-    which NUL bytes are common (every other byte of ASCII), not 8-bit text after two stray
-    bytes that happen to look like a mark.
+    """Tell whether a file's first bytes are UTF-16 text (see :func:`utf16_order`).
 
     >>> is_utf16("\\ufeffPokerStars".encode("utf-16")), is_utf16(b"\\xff\\xfePokerStars Hand")
     (True, False)
+    >>> is_utf16("PokerStars Hand #1".encode("utf-16-le")), is_utf16(b"PokerStars Hand #1")
+    (True, False)
     """
-    if not head.startswith(UTF16_BOMS):
-        return False
-    body = head[2:66]
-    return not body or body.count(0) * 4 >= len(body)
+    return utf16_order(head) is not None
+
+
+def utf16_order(head: bytes) -> str | None:
+    """Return ``"little"`` or ``"big"`` when a file's first bytes are UTF-16 text, else ``None``.
+
+    With a byte-order mark: the mark, then text in which NUL bytes are common (every other
+    byte of ASCII), not 8-bit text after two stray bytes that happen to look like a mark.
+    Without one: NUL in most odd bytes and few even ones (little-endian ASCII), or the
+    reverse, in the first 64 bytes (or the first line, however short). Text in UTF-8,
+    the encoding hand logs are read in, holds no NUL at all.
+    """
+    if head.startswith(UTF16_BOMS):
+        body = head[2:66]
+        if body and body.count(0) * 4 < len(body):
+            return None
+        return "little" if head.startswith(b"\xff\xfe") else "big"
+    body = head[:64]  # a first line may be short: "{" and its newline are 3 bytes
+    if len(body) < 3:
+        return None
+    even, odd = body[0::2], body[1::2]
+    for nul, other, order in ((odd, even, "little"), (even, odd, "big")):
+        if nul.count(0) * 4 >= len(nul) * 3 and other.count(0) * 8 <= len(other):
+            return order
+    return None
 
 
 MAX_LINE_BYTES = 16 * 1024 * 1024
@@ -196,12 +218,20 @@ def utf16_reject(source: str, head: bytes) -> Reject:
     >>> utf16_reject("h.jsonl", b"\\xff\\xfe{").code
     <RejectCode.BAD_ENCODING: 'bad-encoding'>
     """
-    order = "little" if head.startswith(b"\xff\xfe") else "big"
+    order = utf16_order(head) or "little"
+    codec = "utf-16-le" if order == "little" else "utf-16-be"
+    if head.startswith(UTF16_BOMS):
+        mark = f"{order}-endian byte-order mark {head[:2].hex(' ').upper()}"
+        convert, start = "UTF-16", 2
+    else:  # iconv reads UTF-16 without a mark as big-endian: name the order
+        mark = f"{order}-endian, without a byte-order mark: every other byte is NUL"
+        convert, start = ("UTF-16LE" if order == "little" else "UTF-16BE"), 0
     message = (
-        f"the file is UTF-16 ({order}-endian byte-order mark {head[:2].hex(' ').upper()}); "
-        "hand logs are read as UTF-8: convert it, e.g. iconv -f UTF-16 -t UTF-8"
+        f"the file is UTF-16 ({mark}); "
+        f"hand logs are read as UTF-8: convert it, e.g. iconv -f {convert} -t UTF-8"
     )
-    text = head[2:200].decode("utf-16-le" if order == "little" else "utf-16-be", "replace")
+    end = start + min(198, (len(head) - start) // 2 * 2)  # whole code units only
+    text = head[start:end].decode(codec, "replace")
     return Reject(clean_text(source), 1, RejectCode.BAD_ENCODING, message, text[:80])
 
 
