@@ -487,7 +487,7 @@ def _pay(
     else:
         describe, cards = describe_high, show.high_cards[runout]
     shares = split_evenly(amount, len(winners))  # odd chips one each, left of the button first
-    tied = ("R8.odd-chips",) if amount % len(winners) else ()
+    tied = ("R8.odd-chips",) if amount % len(winners) and "R8.odd-chips" not in rules else ()
     text = describe(best)  # tied hands rank the same, so they read the same
     for seat, share in zip(winners, shares, strict=True):
         if not share:
@@ -683,12 +683,11 @@ def _reconcile_pots(book: _Book, pots: tuple[Pot, ...]) -> None:
     """With every seat's total right, check that each pot went to the right seats."""
     result = book.judged.hand.result
     assert result is not None
-    if len(pots) <= 1:
-        for c in result.collected:
-            if c.pot:
-                break
-        else:
-            return  # one pot, and the log names no other
+    for c in result.collected:
+        if c.pot:
+            break
+    else:  # the log names no pot but the first: one pot, or several collected as one
+        return  # (PHH winnings, a summary's "won"): it does not say which pot paid what
     ours: dict[tuple[int, int], int] = {}
     for a in book.awards:
         key = (a.pot, a.seat)
@@ -727,6 +726,8 @@ def _rule_for(book: _Book, seat: int, logged: int, pots: tuple[Pot, ...]) -> str
     reachable = [pot.amount + pot.added for pot in pots if seat in pot.eligible]
     if reachable and logged > sum(reachable):  # not a folded seat: one short of side pots
         return "R8.side-pots"
+    if _odd_chips_apart(book, seat, logged):
+        return "R8.odd-chips"
     wrong = _wrong_pots(book, seat, pots)
     if wrong:
         return _rule_of_pots(book, seat, wrong, pots)
@@ -735,6 +736,21 @@ def _rule_for(book: _Book, seat: int, logged: int, pots: tuple[Pot, ...]) -> str
         if rule in rules:
             return rule
     return "R8.best-hand"
+
+
+def _odd_chips_apart(book: _Book, seat: int, logged: int) -> bool:
+    """Tell whether the log pays ``seat`` no more than the odd chips away from the rules:
+    at most one chip for each split with odd chips (of a pot, on one board) it shares in."""
+    mine = 0
+    shared: set[tuple[int, int]] = set()
+    odd: set[tuple[int, int]] = set()
+    for a in book.awards:
+        if a.seat == seat:
+            mine += a.amount
+            shared.add((a.pot, a.runout))
+        if "R8.odd-chips" in a.rules:
+            odd.add((a.pot, a.runout))
+    return 0 < abs(logged - mine) <= len(shared & odd)
 
 
 def _rule_of_pots(book: _Book, seat: int, wrong: set[int], pots: tuple[Pot, ...]) -> str:

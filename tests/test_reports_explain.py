@@ -16,6 +16,7 @@ import os
 import re
 import shutil
 from dataclasses import fields
+from decimal import Decimal
 from pathlib import Path
 
 import msgspec
@@ -214,6 +215,39 @@ def test_a_quartered_hi_lo_pot_shows_each_half_and_the_shared_low() -> None:
     lows = {h.seat: (h.low, h.low_cards) for h in e.showdown}
     assert lows[1] == ("no low", "")
     assert lows[2][0] == lows[3][0] == "7-4-3-2-A low"
+
+
+@pytest.mark.parametrize(
+    ("stack", "odd"),
+    [
+        ("100.00", " (the 2 odd chips go one each to the first 2 boards)"),  # 200.00 / 3
+        ("100.50", ""),  # 201.00 / 3: no odd chip
+        ("100.001", " (the odd chip goes to the first board)"),  # 200.002 / 3
+    ],
+)
+def test_a_board_run_three_times_says_where_the_odd_chips_go(stack: str, odd: str) -> None:
+    """R8.run-it-twice: heads-up all-in, the board run three times."""
+    hole = {1: "AhAdKcKs", 2: "7c8c9hTh"}
+    runs = (("2s3dQc", "Jd", "4h"), ("6s5cJh", "2d", "9s"), ("Ts9c2c", "3h", "Qs"))
+    hand = build(
+        [
+            post(2, "small", "0.50"),
+            post(1, "big", "1.00"),
+            *[deal(seat, cards) for seat, cards in hole.items()],
+            raise_to(2, stack, all_in=True),
+            call(1, f"{Decimal(stack) - 1:f}", all_in=True),
+            *[board(cards, run=run) for run, street in enumerate(runs, 1) for cards in street],
+            show(2, hole[2]),
+            show(1, hole[1]),
+        ],
+        seats=2,
+        betting="no-limit",
+        stacks=[stack, stack],
+        unit="0.001" if len(stack) > 6 else "0.01",
+    )
+    (pot,) = explain(hand, STANDARD).pots
+    (text,) = [n.text for n in pot.notes if n.text.startswith("divided between 3 boards")]
+    assert text.endswith(odd) if odd else "odd" not in text, text
 
 
 def test_a_side_pot_lists_who_could_win_it() -> None:

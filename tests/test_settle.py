@@ -304,6 +304,33 @@ def test_odd_chips_three_way_tie_go_one_each_from_the_first_seat_left_of_the_but
     assert settlement.payouts_match is True
 
 
+def test_odd_chips_paid_in_seat_number_order_break_the_odd_chip_rule() -> None:
+    """R8.odd-chips: the same three-way tie paid with the odd chips to seats 1 and 2 (seat
+    numbers) instead of 3 and 1 (left of the button): the mismatches cite the odd-chip
+    rule, not the split's."""
+    hole = {3: "5c6cJcQc", 1: "5d6dJsQs", 2: "5h6hJhQh"}
+    actions = [
+        post(3, "small", "0.50"),
+        post(1, "big", "1.00"),
+        *_deals(hole),
+        call(2, "1.00"),
+        call(3, "0.50"),
+        check(1),
+        *checked_streets([3, 1, 2]),
+        *_shows(hole, 3, 1, 2),
+    ]
+    log = {
+        "rake": "0.01",
+        "total_pot": "3.00",
+        "collected": [collected(1, "1.00"), collected(2, "1.00"), collected(3, "0.99")],
+    }
+    settlement = _settle(actions, result=log, button=2)
+    wrong = [(v.seat, v.rule) for v in settlement.violations]
+    assert wrong == [(2, "R8.odd-chips"), (3, "R8.odd-chips")]
+    rules = next(a.rules for a in settlement.awards if a.seat == 3)
+    assert len(rules) == len(set(rules))  # each rule once
+
+
 PLO8_A = {2: "7c6s7hAs", 3: "Ah2hKh2s"}
 """PokerStars worked example (A), hand #35875034981: UnderMeSensi (seat 2) and supermeXXX
 (seat 3) on 5h4d2d Jd 6h: trips for seat 3, and both 6-5-4-2-A lows."""
@@ -1074,6 +1101,20 @@ def test_reconcile_pots_that_add_up_but_are_the_wrong_pots_break_the_side_pot_ru
         "26.00 / 30.00",
         "R8.side-pots",
     )
+
+
+def test_reconcile_a_log_that_pays_each_seat_without_naming_pots_matches_when_totals_do() -> None:
+    """A log that pays each seat its total without naming the pots (PHH winnings, say)
+    matches when every total is right: it does not say which pot paid what, so no pot is
+    wrong. Wrong totals are still mismatches."""
+    result = {"rake": "0", "collected": [collected(1, "30.00"), collected(2, "26.00")]}
+    hand = _side_actions(SIDE_HOLE, *_shows(SIDE_HOLE, 1, 2, 3))
+    settlement = _settle(hand, result=result, stacks=SIDE_STACKS)
+    assert len(settlement.pots) == 2
+    assert settlement.violations == () and settlement.payouts_match is True
+    wrong = {"rake": "0", "collected": [collected(1, "26.00"), collected(2, "30.00")]}
+    settlement = _settle(hand, result=wrong, stacks=SIDE_STACKS)
+    assert "payout-mismatch" in _codes(settlement) and settlement.payouts_match is False
 
 
 def test_reconcile_an_all_in_paid_a_side_pot_it_cannot_win_breaks_the_side_pot_rule() -> None:

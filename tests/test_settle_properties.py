@@ -111,6 +111,7 @@ def test_awards_add_up_to_each_pot_after_rake(
             pot = settlement.pots[award.pot]
             assert award.seat in pot.eligible, (hand.hand_id, award)
             assert award.amount >= 0, (hand.hand_id, award)  # 0: the low half of 1 chip
+            assert len(set(award.rules)) == len(award.rules), (hand.hand_id, award)  # once
             paid[award.pot] += award.amount
         for pot in settlement.pots:
             assert 0 <= pot.rake <= pot.amount, (hand.hand_id, pot)

@@ -142,8 +142,11 @@ def _pot_notes(
     if len(runs) > 1:
         parts = [sum(a.amount for a in awards if a.runout == r) for r in runs]
         text = f"divided between {len(runs)} boards: " + " / ".join(money(p) for p in parts)
-        if len(set(parts)) > 1:
+        odd = sum(parts) % len(parts)  # one each to the first boards
+        if odd == 1:
             text += " (the odd chip goes to the first board)"
+        elif odd:
+            text += f" (the {odd} odd chips go one each to the first {odd} boards)"
         notes.append(Note(text, quote("R8.run-it-twice")))
     hilo = judged.hand.game.variant.is_hilo
     for r in runs:
