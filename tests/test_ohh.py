@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.formats import read_hands
 from pipeline.formats.ohh import looks_like_ohh, parse_ohh, parse_ohh_bytes
 from pipeline.formats.ohh_stream import parse_ohh_stream, read_ohh
 from pipeline.model import ActionType, Betting, Blind, HandRecord, Variant
@@ -192,6 +193,20 @@ def test_a_broken_hand_is_one_reject_and_reading_goes_on() -> None:
     items = list(parse_ohh(text, "session.ohh"))
     kinds = [i.code.value if isinstance(i, Reject) else "hand" for i in items]
     assert kinds == ["hand", "malformed-json", "hand", "truncated-hand"]
+
+
+@pytest.mark.parametrize("name", ["session.ohh", "SESSION.OHH"])
+def test_a_file_whose_first_hand_is_broken_is_still_read_as_ohh_by_its_name(
+    tmp_path: Path, name: str
+) -> None:
+    """The content does not say OHH (the first hand lacks the colon after "ohh"), the
+    name does: one reject for that hand, and the next one read."""
+    good = json.dumps(_one_hand_object(), indent=2)
+    broken = good.replace('"ohh":', '"ohh"', 1)
+    path = tmp_path / name
+    path.write_text(f"{broken}\n\n{good}\n", encoding="utf-8")
+    kinds = [i.code.value if isinstance(i, Reject) else "hand" for i in read_hands(path)]
+    assert kinds == ["malformed-json", "hand"]
 
 
 def _relabelled(hand_id: str) -> str:

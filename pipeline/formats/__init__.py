@@ -77,16 +77,25 @@ def _sniffed(path: str | Path) -> bytes:
         return stream.read(SNIFF_BYTES)
 
 
+_BY_SUFFIX = {".ohh": "ohh", ".phh": "phh", ".phhs": "phh"}
+"""Formats a file's name tells when its content does not (a broken first hand, say)."""
+
+
 def sniff(head: bytes, name: str = "") -> str:
-    """Tell a format from the first bytes of a file (default: ``jsonl``)."""
-    _ = name
+    """Tell a format from the first bytes of a file; when they tell none, from the name's
+    suffix (``.ohh``, ``.phh``, ``.phhs``): a file whose first hand is broken is still read
+    as what it is, one reject for that hand. Default: ``jsonl``.
+
+    >>> sniff(b'{"ohh" {"broken": 1}}', "hands.ohh"), sniff(b'{"ohh" {}}', "hands.jsonl")
+    ('ohh', 'jsonl')
+    """
     if looks_like_ohh(head):
         return "ohh"
     if looks_like_pokerstars(head):
         return "pokerstars"
     if looks_like_phh(head):
         return "phh"
-    return "jsonl"
+    return _BY_SUFFIX.get(os.path.splitext(name)[1].lower(), "jsonl")
 
 
 def looks_like_hand_log(path: str | Path) -> bool:
