@@ -13,6 +13,7 @@ import dataclasses
 import io
 import os
 import random
+import re
 import warnings
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
@@ -348,6 +349,23 @@ def test_seats_must_run_clockwise_with_the_button_last() -> None:
     assert hand.button == 3
 
 
+def test_hand_ids_tell_tables_and_files_apart_and_one_hand_read_twice_is_one() -> None:
+    """PHH numbers hands per table, and a hand may have no number: the id is table/hand,
+    else the file's stem and a digest of the hand's text."""
+    numbered = HEADS_UP.replace("finishing_stacks", "hand = 12\nfinishing_stacks")
+    ids = [_only(list(parse_phh(numbered + f"table = '{t}'\n", "h.phh"))).hand_id for t in "12"]
+    assert ids == ["1/12", "2/12"]
+    assert _only(list(parse_phh(numbered, "h.phh"))).hand_id == "12"
+    other = HEADS_UP.replace("[200, 150]", "[200, 160]")
+    assert other != HEADS_UP
+    first, again, second = (
+        _only(list(parse_phh(text, f"{folder}/h1.phh")))
+        for folder, text in (("a", HEADS_UP), ("b", HEADS_UP), ("b", other))
+    )
+    assert first.hand_id == again.hand_id != second.hand_id
+    assert first.hand_id.startswith("h1-")
+
+
 def test_decimal_amounts_set_the_scale() -> None:
     text = HEADS_UP.replace("[1, 2]", "[0.50, 1.00]").replace("min_bet = 2", "min_bet = 1.00")
     text = text.replace("finishing_stacks = [206, 144]\n", "")
@@ -363,7 +381,8 @@ def test_phhs_holds_several_hands_and_one_bad_hand_is_one_reject() -> None:
     items = list(parse_phh(text, "session.phhs"))
     assert [type(i).__name__ for i in items] == ["HandRecord", "Reject", "HandRecord"]
     first, bad, third = items
-    assert isinstance(first, HandRecord) and first.hand_id == "session-1" and first.line == 1
+    assert isinstance(first, HandRecord) and first.line == 1
+    assert re.fullmatch("session-1-[0-9a-f]{12}", first.hand_id)  # no hand: stem, table, text
     assert isinstance(bad, Reject) and bad.code is RejectCode.MALFORMED_HAND
     assert bad.line == text.splitlines().index("[2]") + 1
     assert isinstance(third, HandRecord) and third.hand_id == "named"

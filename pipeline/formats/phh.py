@@ -61,20 +61,21 @@ fields start with ``_``, as PHH asks, and other tools ignore them). ``write_phh`
 one only where the standard fields cannot say the same, so that ``read_phh(write_phh(h))``
 gives ``h`` back: ``_croupier_posts`` (every post in order, ``"pN kind amount"``, when the
 position arrays cannot say what was posted: dead or missed blinds, posts to enter, a
-misplaced blind), ``_croupier_small_blind``/``_big_blind``/``_ante`` (stakes the arrays
-do not show), ``_croupier_uncalled`` (``"pN amount at K"``: returns that differ from the
-ones PHH implies), ``_croupier_collected`` (``"pN pot K [run R] amount"``),
+misplaced blind), ``_croupier_small_blind``/``_big_blind``/``_ante`` (stakes the arrays do
+not show), ``_croupier_uncalled`` (``"pN amount at K"``: returns that differ from the ones
+PHH implies), ``_croupier_collected`` (``"pN pot K [run R] amount"``),
 ``_croupier_rake``/``_total_pot``/``_pots``, ``_croupier_fees`` (``"kind amount"``),
 ``_croupier_added``, ``_croupier_cash_outs`` (``"pN amount [fee F]"``),
-``_croupier_button``, ``_tournament``, ``_level``, ``_buyin``, ``_tournament_currency``,
-``_tournament_scale``, ``_croupier_bounties`` and ``_bounties_won`` (``"pN amount"`` in the
-tournament's money), ``_croupier_sitting_out`` (inline tables ``{seat, player, stack,
-bounty}``), ``_hero``, ``_deck``, ``_flags``, ``_mixed``, ``_croupier_extras`` (a table of
-the record's ``_`` fields, each its raw JSON text); and commentary tokens (``;`` between
-them): ``run N`` and ``burn C`` on ``d db``, ``muck CARDS`` on ``pN sm``, ``as check``/
-``as call X``/``as bet``/``as raise`` and ``all-in``/``not all-in`` on a wager whose record
-differs from what PHH implies. ``croupier convert --to phh`` reads each text back and
-leaves out, naming what would be lost, a hand that does not come back whole (see
+``_croupier_button``, ``_croupier_hand_id`` (with a ``table``, an id not ``table/hand``),
+``_tournament``, ``_level``, ``_buyin``, ``_tournament_currency``, ``_tournament_scale``,
+``_croupier_bounties`` and ``_bounties_won`` (``"pN amount"`` in the tournament's money),
+``_croupier_sitting_out`` (inline tables ``{seat, player, stack, bounty}``), ``_hero``,
+``_deck``, ``_flags``, ``_mixed``, ``_croupier_extras`` (a table of the record's ``_``
+fields, each its raw JSON text); and commentary tokens (``;`` between them): ``run N`` and
+``burn C`` on ``d db``, ``muck CARDS`` on ``pN sm``, ``as check``/``as call X``/
+``as bet``/``as raise`` and ``all-in``/``not all-in`` on a wager whose record differs from what
+PHH implies. ``croupier convert --to phh`` reads each text back and leaves out, naming what
+would be lost, a hand that does not come back whole (see
 :func:`pipeline.convert.phh_text`).
 
 Reject codes: ``malformed-hand`` (not TOML, not a PHH action, a player that does not
@@ -85,6 +86,7 @@ exist), ``truncated-hand`` (a last hand cut off), ``schema-violation``, ``bad-ca
 
 from __future__ import annotations
 
+import hashlib
 import tomllib
 from datetime import UTC, date, datetime
 from datetime import time as clock
@@ -337,7 +339,7 @@ def _started_at(fields: _Fields) -> datetime | None:
     return when.replace(tzinfo=UTC)
 
 
-def _record(fields: _Fields, source: str, line: int, default_id: str) -> HandRecord:
+def _record(fields: _Fields, source: str, line: int, hand_id: str) -> HandRecord:
     """Build the hand from one PHH table (players as indices until the end)."""
     raw_stacks = fields.get("starting_stacks")
     if not isinstance(raw_stacks, list) or not raw_stacks:
@@ -411,7 +413,7 @@ def _record(fields: _Fields, source: str, line: int, default_id: str) -> HandRec
     button = fields.get("_croupier_button")
     started_at = _started_at(fields)
     return HandRecord(
-        hand_id=fields.text("hand") or default_id,
+        hand_id=hand_id,
         site=fields.text("event") or fields.text("venue") or "PHH",
         game=game,
         button=button if _is_int(button) and button > 0 else numbers[-1],
@@ -572,6 +574,26 @@ def _excerpt(text: str) -> str:
     return text.strip()[:EXCERPT_CHARS]
 
 
+def _hand_id(fields: _Fields, default_id: str, text: str) -> str:
+    """Return a hand's id: unique across tables and files, the same for the same hand.
+
+    PHH numbers hands per event or table (``hand`` "typically counts from 1"): with a
+    ``table``, the id is ``table/hand``. Without ``hand``, it is the file's stem (``stem-k``
+    for table ``[k]`` of a ``.phhs``) and the first 12 hex digits of the SHA-256 of the
+    hand's text, so two files of one name in two folders are two hands, and the same hand
+    read twice is one. ``_croupier_hand_id`` (Croupier's own writer) is the id as it is.
+    """
+    number = fields.text("hand")  # read either way: a field read is not kept as an extra
+    own = fields.text("_croupier_hand_id")
+    if own:
+        return own
+    if not number:
+        digest = hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+        number = f"{default_id}-{digest[:12]}"
+    table = fields.text("table")
+    return f"{table}/{number}" if table else number
+
+
 def decode_hand(
     text: str, source: str, line: int, default_id: str, *, complete: bool
 ) -> HandRecord | Reject:
@@ -589,9 +611,9 @@ def decode_hand(
             # a number int() or Decimal cannot hold (over 4300 digits, a huge exponent)
             message = "a number too long or too large to read"
             raise _Problem(RejectCode.MALFORMED_HAND, message, None) from None
-        raw_id = table.get("hand")
-        hand_id = str(raw_id) if isinstance(raw_id, str | int) and str(raw_id) else None
-        return _record(_Fields(table), source, line, default_id)
+        fields = _Fields(table)
+        hand_id = _hand_id(fields, default_id, text)
+        return _record(fields, source, line, hand_id)
     except _Problem as problem:
         return Reject(
             source, line, problem.code, problem.message, _excerpt(text), problem.field, hand_id

@@ -234,10 +234,19 @@ def _returns(
 
 def _write_about(w: _Writer, hand: HandRecord) -> None:
     """Write the hand's identity, table, time, players and Croupier's extra facts."""
-    w.field("hand", _toml_string(hand.hand_id))
+    number, own_id = hand.hand_id, False
+    if hand.table is not None:  # a reader takes table/hand: write the number, or the id
+        prefix = f"{hand.table}/"
+        if number.startswith(prefix) and len(number) > len(prefix):
+            number = number[len(prefix) :]
+        else:
+            own_id = True
+    w.field("hand", _toml_string(number))
     w.field("venue", _toml_string(hand.site))
     if hand.table is not None:
         w.field("table", _toml_string(hand.table))
+    if own_id:
+        w.field("_croupier_hand_id", _toml_string(hand.hand_id))
     if hand.started_at is not None:
         moment = hand.started_at.astimezone(UTC)
         w.field("year", str(moment.year))
