@@ -12,9 +12,10 @@ import io
 import json
 import os
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 
@@ -172,6 +173,62 @@ def _one_hand_object() -> dict[str, object]:
     value = json.loads(text)
     assert isinstance(value, dict)
     return value
+
+
+def _read_changed(change: Callable[[dict[str, Any]], None]) -> HandRecord | Reject:
+    """Read the fixture hand after ``change`` edits its ``ohh`` object."""
+    hand = _one_hand_object()
+    change(cast(dict[str, Any], hand["ohh"]))
+    (item,) = parse_ohh(json.dumps(hand), "one.ohh")
+    return item
+
+
+def _post_ante(ohh: dict[str, Any]) -> None:
+    del ohh["ante_amount"]
+    ante = {"action_number": 0, "player_id": 0, "action": "Post Ante", "amount": 0.1}
+    ohh["rounds"][0]["actions"].insert(0, ante)
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (lambda o: o["rounds"][0]["actions"][4].update(amount=7.77), "rounds[0].actions[4].amount"),
+        (_post_ante, "ante_amount"),
+        (lambda o: o.update(tournament="true"), "tournament"),
+        (
+            lambda o: o.update(tournament_info={"buyin_amount": "ten"}),
+            "tournament_info.buyin_amount",
+        ),
+        (lambda o: o.update(tournament_info={"currency": "eur"}), "tournament_info.currency"),
+    ],
+    ids=["fold-with-chips", "antes-without-ante-amount", "text-flag", "text-buyin", "currency"],
+)
+def test_a_value_the_hand_contradicts_or_of_the_wrong_type_is_a_reject(
+    change: Callable[[dict[str, Any]], None], field: str
+) -> None:
+    reject = _read_changed(change)
+    assert isinstance(reject, Reject), reject
+    assert reject.field == f"$.ohh.{field}", reject
+    assert reject.code in (RejectCode.SCHEMA_VIOLATION, RejectCode.BAD_AMOUNT)
+
+
+def test_a_start_date_without_a_time_gives_no_time_and_says_so() -> None:
+    hand = _read_changed(lambda o: o.update(start_date_utc="2024-03-10"))
+    assert isinstance(hand, HandRecord) and hand.started_at is None
+    notes = json.loads(dict(hand.extras)["_ohh_ignored"])
+    assert "start_date_utc 2024-03-10 has no time: not read ($.ohh.start_date_utc)" in notes
+
+
+def test_two_players_given_one_seat_keep_their_own_stacks() -> None:
+    def same_seat(ohh: dict[str, Any]) -> None:
+        ohh["players"][1]["seat"] = ohh["players"][0]["seat"]
+        ohh["players"][1]["starting_stack"] = 40.0
+
+    hand = _read_changed(same_seat)
+    assert isinstance(hand, HandRecord)
+    stacks = {s.player: s.stack for s in hand.seats}
+    unit = 10**hand.game.scale
+    assert (stacks["Hero"], stacks["Gina"]) == (100 * unit, 40 * unit)
 
 
 def test_one_object_an_array_or_blank_line_separated_read_alike() -> None:

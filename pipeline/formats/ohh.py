@@ -126,6 +126,8 @@ _IGNORED = {"Added Chips", "Sits Down", "Stands Up", "Player Adjustment"}
 _ADDED = {"Add to Pot", "Added To Pot"}
 _BOARD_STREETS = {"Flop": 1, "Turn": 2, "River": 3}
 _CURRENCY_RE = re.compile(r"[A-Z0-9]{1,12}")
+_DATE_ONLY_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
+"""A start date with no time: the hand's time is not known, and none is made up."""
 _SNIFF_RE = re.compile(rb'^\s*\[?\s*\{\s*"ohh"\s*:')
 _BLANK_RE = re.compile(r"\n[ \t\r]*\n\s*(?=[\[{])")
 _HAND_START_RE = re.compile(r'\{\s*"ohh"\s*:')
@@ -230,6 +232,9 @@ def _event(action: dict[str, object], at: str, money: _Money, ids: dict[int, int
     needs_amount = kind in ("post", "added") or what in ("Call", "Bet", "Raise")
     if kind != "ignored":  # an adjustment outside the hand may be negative: not read
         event.amount = (money.need if needs_amount else money.read)(action, "amount", at)
+    if not needs_amount and event.amount:  # 0, or none, is what these actions move
+        message = f"a {what} moves no chips; the log gives it {event.amount}"
+        raise _schema(f"{at}.amount", message)
     event.cards = _cards(action.get("cards"), f"{at}.cards")
     event.all_in = _flag(action, "is_allin", at)
     return event
@@ -338,6 +343,8 @@ def _hand(value: object, source: str, line: int) -> HandRecord:
     cap = money.read(limit, "bet_cap", f"{at}.bet_limit")
     ids, seats = _players(ohh, money)
     events = _events(ohh, money, ids)
+    if ante is None and any(e.what == "Post Ante" for e in events):
+        raise _schema(f"{at}.ante_amount", "missing, and the hand posts antes")
     pots = [
         _table(p, f"{at}.pots[{k}]") for k, p in enumerate(_list(ohh.get("pots"), f"{at}.pots"))
     ]
@@ -392,6 +399,9 @@ def _hand(value: object, source: str, line: int) -> HandRecord:
             f"{at}.hero_player_id",
         )
     notes = [f"{e.what} ignored ({e.field})" for e in events if e.kind == "ignored"]
+    day = _text(ohh, "start_date_utc", at)
+    if day is not None and _DATE_ONLY_RE.fullmatch(day):
+        notes.append(f"start_date_utc {day} has no time: not read ($.ohh.start_date_utc)")
     notes += result_rows.unread + _bounties(ohh)
     if cap:
         notes.append(f"bet_cap {cap} not enforced")
@@ -401,8 +411,8 @@ def _hand(value: object, source: str, line: int) -> HandRecord:
         game=game,
         button=button,
         seats=tuple(
-            Seat(seat=s, player=name, stack=stack_of[s], sitting_out=out)
-            for s, name, _, out in sorted(seats)
+            Seat(seat=s, player=name, stack=_units(stack, scale), sitting_out=out)
+            for s, name, stack, out in sorted(seats, key=lambda row: row[0])
         ),
         actions=tuple(
             a if a.seat is None else replace(a, seat=order[a.seat]) for a in play.tracker.out
@@ -461,8 +471,10 @@ def _currency(ohh: dict[str, object]) -> str:
 
 
 def _started_at(ohh: dict[str, object]) -> datetime | None:
+    """Return the start time; ``None`` without one, or with a date and no time (none is
+    made up: the hand is noted in ``_ohh_ignored``)."""
     text = _text(ohh, "start_date_utc", "$.ohh")
-    if text is None:
+    if text is None or _DATE_ONLY_RE.fullmatch(text):
         return None
     try:
         moment = datetime.fromisoformat(text)
@@ -495,7 +507,7 @@ def _tournament(ohh: dict[str, object]) -> Tournament | None:
     info = ohh.get("tournament_info")
     if info is not None and not isinstance(info, dict):
         raise _schema("$.ohh.tournament_info", "not an object")
-    if ohh.get("tournament") is not True and not isinstance(info, dict):
+    if _flag(ohh, "tournament", "$.ohh") is not True and not isinstance(info, dict):
         return None
     info = info if isinstance(info, dict) else {}
     at = "$.ohh.tournament_info"
@@ -505,12 +517,15 @@ def _tournament(ohh: dict[str, object]) -> Tournament | None:
         or _text(ohh, "game_number", "$.ohh")
         or "OHH"
     )
-    buyin, fee = info.get("buyin_amount"), info.get("fee_amount")
+    money = _Money()  # the buy-in is text in the record, as the site wrote it
+    buyin, fee = money.read(info, "buyin_amount", at), money.read(info, "fee_amount", at)
     currency = _text(info, "currency", at)
+    if currency and _CURRENCY_RE.fullmatch(currency) is None:
+        raise _schema(f"{at}.currency", f"not a currency code: {currency!r}")
     return Tournament(
         id=name,
         buyin=None if buyin is None else f"{buyin}+{fee}" if fee is not None else str(buyin),
-        currency=currency if currency and _CURRENCY_RE.fullmatch(currency) else None,
+        currency=currency or None,
     )
 
 
