@@ -611,6 +611,13 @@ actions = ['d dh p1 Td5hTs4c', 'd dh p2 4hTc3c9d', 'd dh p3 9h3d2d3h', 'p1 f', '
         ("year = 2023\nmonth = 13\n", "year"),
         ("year = 2023\nmonth = 'June'\nday = 1\n", "month"),
         ("year = 2023\nmonth = 6\nday = 1\ntime = 10:00:00\ntime_zone = 5\n", "time_zone"),
+        (
+            "year = 2023\nmonth = 6\nday = 1\ntime = 10:00:00\ntime_zone = 'Mars/Olympus'\n",
+            "time_zone",
+        ),
+        ("time = '20:30'\n", "time"),  # text, not a TOML time
+        ("year = 2025\nmonth = 4\nday = 11\ntime = 2024-03-10T20:30:00\n", "time"),
+        ("year = 2023\nmonth = 6\nday = 1.0\n", "day"),
     ],
 )
 def test_an_impossible_date_is_a_bad_timestamp(date: str, field: str) -> None:
@@ -627,6 +634,28 @@ def test_a_date_without_a_time_leaves_started_at_empty() -> None:
     assert _only(list(parse_phh(timed, "t.phh"))).started_at == datetime(
         2023, 6, 22, 10, tzinfo=UTC
     )
+
+
+@pytest.mark.parametrize(
+    ("when", "utc"),
+    [
+        ("time = 2024-03-10T20:30:00\ntime_zone = 'America/Los_Angeles'\n", (2024, 3, 11, 3, 30)),
+        (
+            "year = 2024\nmonth = 3\nday = 10\ntime = 20:30:00\ntime_zone = 'America/New_York'\n",
+            (2024, 3, 11, 0, 30),
+        ),
+        ("time = 2024-03-10T20:30:00-04:00\n", (2024, 3, 11, 0, 30)),
+        ("time = 2024-03-10T20:30:00\ntime_zone_abbreviation = 'UTC'\n", (2024, 3, 10, 20, 30)),
+        ("time = 2024-03-10T20:30:00\ntime_zone_abbreviation = 'EDT'\n", None),
+    ],
+)
+def test_a_local_time_is_read_in_its_zone_and_an_abbreviation_alone_names_none(
+    when: str, utc: tuple[int, int, int, int, int] | None
+) -> None:
+    hand = _only(list(parse_phh(HEADS_UP + when, "t.phh")))
+    assert hand.started_at == (None if utc is None else datetime(*utc, tzinfo=UTC))
+    if "abbreviation" in when:  # looked at, and kept
+        assert "_phh_time_zone_abbreviation" in dict(hand.extras)
 
 
 def test_fields_the_reader_does_not_interpret_are_kept_as_extras() -> None:

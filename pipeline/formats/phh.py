@@ -298,7 +298,8 @@ def _date(fields: _Fields) -> date | None:
     given = {k: v for k, v in parts.items() if v is not None}
     for key, value in given.items():
         if not _is_int(value):
-            raise _Problem(RejectCode.BAD_TIMESTAMP, f"{key}: not a number: {value!r}", key)
+            shown = value if isinstance(value, Decimal) else repr(value)  # 1.0, not Decimal()
+            raise _Problem(RejectCode.BAD_TIMESTAMP, f"{key}: not a whole number: {shown}", key)
     year, month, day = (_as_int(given.get(k)) for k in ("year", "month", "day"))
     try:
         if year is not None and month is not None and day is not None:
@@ -318,25 +319,47 @@ def _started_at(fields: _Fields) -> datetime | None:
     The date is always checked (:func:`_date`). A date with no ``time`` stays ``None``:
     :class:`~pipeline.model.HandRecord` has only ``started_at``, an instant, and no field
     for a day alone, and a time of day is never invented (so such a hand has no month in
-    the lake). A ``time_zone`` must be text naming a zone (``bad-timestamp`` otherwise).
+    the lake). ``time`` is a TOML time or date-time (``bad-timestamp`` otherwise, and when
+    its date is not ``year``/``month``/``day``'s); a local one is in ``time_zone``, which
+    must name a zone. Without ``time_zone``, a local time with a zone abbreviation (not
+    ``UTC``), a city, a region or a country is a place's local time whose zone cannot be
+    looked up: ``None``.
     """
     moment, zone = fields.get("time"), fields.get("time_zone")
     day = _date(fields)
     if zone is not None and not isinstance(zone, str):
         raise _Problem(RejectCode.BAD_TIMESTAMP, f"time_zone: not text: {zone!r}", "time_zone")
-    try:
-        if isinstance(moment, datetime):
-            return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
-        if not isinstance(moment, clock) or day is None:
-            return None
+    abbreviation = fields.table.get("time_zone_abbreviation")  # looked at, kept as extras
+    if moment is None:
+        return None
+    if not isinstance(moment, datetime | clock):
+        message = f"time: not a TOML time or date-time: {moment!r}"
+        raise _Problem(RejectCode.BAD_TIMESTAMP, message, "time")
+    if isinstance(moment, datetime):
+        if day is not None and moment.date() != day:
+            message = f"time {moment.isoformat()} is not on year/month/day {day.isoformat()}"
+            raise _Problem(RejectCode.BAD_TIMESTAMP, message, "time")
+        if moment.tzinfo is not None:
+            return moment.astimezone(UTC)
+        when = moment
+    elif day is None:
+        return None
+    else:
         when = datetime.combine(day, moment)
-        if isinstance(zone, str):
+    if isinstance(zone, str):
+        try:
             return when.replace(tzinfo=ZoneInfo(zone)).astimezone(UTC)
-    except (ValueError, OverflowError, ZoneInfoNotFoundError) as error:
-        raise _Problem(RejectCode.BAD_TIMESTAMP, f"time: {error}", "time") from None
-    if any(fields.get(k) is not None for k in ("city", "region", "country")):
+        except (ValueError, OverflowError, ZoneInfoNotFoundError) as error:
+            message = f"time_zone: not a time zone: {zone!r} ({error})"
+            raise _Problem(RejectCode.BAD_TIMESTAMP, message, "time_zone") from None
+    if isinstance(abbreviation, str) and abbreviation.upper() not in ("UTC", "GMT", "Z"):
+        return None  # EDT, CET …: a zone by its abbreviation, which names no one offset
+    if any(fields.table.get(k) is not None for k in ("city", "region", "country")):
         return None  # the local time of a place whose zone we cannot look up
-    return when.replace(tzinfo=UTC)
+    try:
+        return when.replace(tzinfo=UTC)
+    except (ValueError, OverflowError) as error:
+        raise _Problem(RejectCode.BAD_TIMESTAMP, f"time: {error}", "time") from None
 
 
 def _record(fields: _Fields, source: str, line: int, hand_id: str) -> HandRecord:
