@@ -24,6 +24,7 @@ import msgspec
 import pytest
 from pokerkit import HandHistory
 
+from pipeline.cards import parse_cards
 from pipeline.convert import phh_text
 from pipeline.formats.phh import (
     MAX_HAND_BYTES,
@@ -293,6 +294,21 @@ actions = [
 ]
 finishing_stacks = [206, 144]
 """
+
+
+def test_hole_cards_dealt_in_parts_are_one_deal_and_shown_whole() -> None:
+    head, _, _ = HEADS_UP.partition("actions = [")
+    text = head + (
+        "actions = ['d dh p1 AhKh', 'd dh p2 2c3d4s5c', 'd dh p1 QhJh', 'p2 cc', 'p1 cc',\n"
+        "  'd db 9h9c2d', 'p1 cc', 'p2 cc', 'd db 3s', 'p1 cc', 'p2 cc', 'd db 4d',\n"
+        "  'p1 cc', 'p2 cc', 'p1 sm -', 'p2 sm -']\n"
+    )
+    hand = _only(list(parse_phh(text, "parts.phh")))
+    deals = [(a.seat, a.cards) for a in hand.actions if a.type is ActionType.DEAL]
+    assert deals == [(3, parse_cards("AhKhQhJh")), (8, parse_cards("2c3d4s5c"))]
+    shown = [(a.seat, a.cards) for a in hand.actions if a.type is ActionType.SHOW]
+    assert shown[0] == (3, parse_cards("AhKhQhJh"))  # sm -: every part dealt
+    assert replay(hand).violations == ()
 
 
 def test_heads_up_players_seats_and_blinds() -> None:
@@ -624,6 +640,24 @@ def test_an_impossible_date_is_a_bad_timestamp(date: str, field: str) -> None:
     reject = next(parse_phh(HEADS_UP + date, "date.phh"))
     assert isinstance(reject, Reject) and reject.code is RejectCode.BAD_TIMESTAMP
     assert reject.field == field
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (lambda t: t + "currency = 'eur'\n", "currency"),
+        (lambda t: t + "seat_count = '9'\n", "seat_count"),
+        (lambda t: t.replace("antes = [0, 0]\n", ""), "antes"),
+        (lambda t: t.replace("blinds_or_straddles = [1, 2]\n", ""), "blinds_or_straddles"),
+    ],
+    ids=["currency", "seat-count", "no-antes", "no-blinds"],
+)
+def test_a_field_of_the_wrong_kind_or_missing_is_a_reject_not_a_default(
+    change: Callable[[str], str], field: str
+) -> None:
+    reject = next(parse_phh(change(HEADS_UP), "f.phh"))
+    assert isinstance(reject, Reject) and reject.code is RejectCode.SCHEMA_VIOLATION
+    assert reject.field == field, reject
 
 
 def test_a_date_without_a_time_leaves_started_at_empty() -> None:

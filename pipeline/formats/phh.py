@@ -362,6 +362,14 @@ def _started_at(fields: _Fields) -> datetime | None:
         raise _Problem(RejectCode.BAD_TIMESTAMP, f"time: {error}", "time") from None
 
 
+def _required(values: list[Number] | None, key: str) -> list[Number]:
+    """Return a list the standard requires of every hand; missing, it is a reject, not 0s."""
+    if values is None:
+        message = f"missing field {key!r} (the standard requires it: write 0 for none)"
+        raise _Problem(RejectCode.SCHEMA_VIOLATION, message, key)
+    return values
+
+
 def _record(fields: _Fields, source: str, line: int, hand_id: str) -> HandRecord:
     """Build the hand from one PHH table (players as indices until the end)."""
     raw_stacks = fields.get("starting_stacks")
@@ -371,9 +379,9 @@ def _record(fields: _Fields, source: str, line: int, hand_id: str) -> HandRecord
     n = len(raw_stacks)
     variant, hole_cards, betting = _game(fields)
     start = fields.numbers("starting_stacks", n) or []
-    antes = fields.numbers("antes", n) or [0] * n
+    antes = _required(fields.numbers("antes", n), "antes")
     fields.get("ante_trimming_status")  # read: the posts say what each player put in
-    blinds = fields.numbers("blinds_or_straddles", n) or [0] * n
+    blinds = _required(fields.numbers("blinds_or_straddles", n), "blinds_or_straddles")
     finishing = fields.numbers("finishing_stacks", n)
     winnings = fields.numbers("winnings", n)
     keys = ("min_bet", "small_bet", "big_bet", "_croupier_small_blind", "_croupier_big_blind")
@@ -483,19 +491,25 @@ def _game_spec(
     small_blind = units("_croupier_small_blind")
     ante = units("_croupier_ante")
     currency = fields.text("currency")
+    if currency is not None and _CURRENCY_RE.fullmatch(currency) is None:
+        message = f"currency: not a currency code (ISO 4217, capitals): {currency!r}"
+        raise _Problem(RejectCode.SCHEMA_VIOLATION, message, "currency")
     seat_count = fields.get("seat_count")
+    if seat_count is not None and not (_is_int(seat_count) and seat_count > 1):
+        message = f"seat_count: not a number of seats: {seat_count!r}"
+        raise _Problem(RejectCode.SCHEMA_VIOLATION, message, "seat_count")
     return GameSpec(
         variant=variant,
         hole_cards=hole_cards,
         betting=betting,
         small_blind=blinds[0] if small_blind is None else small_blind,
         big_blind=big_blind,
-        currency=currency if currency and _CURRENCY_RE.fullmatch(currency) else "CHIPS",
+        currency=currency or "CHIPS",
         scale=scale,
         small_bet=small_bet if limit else None,
         big_bet=big_bet if limit else None,
         ante=(antes[0] if len(set(antes)) == 1 else 0) if ante is None else ante,
-        max_seats=seat_count if _is_int(seat_count) and seat_count > 1 else None,
+        max_seats=seat_count if _is_int(seat_count) else None,
         mixed=fields.text("_croupier_mixed"),
     )
 
@@ -511,8 +525,8 @@ def _play(
                 tracker.give_back(who, amount)
         kind, i = move.kind, move.player
         if kind == "deal":
-            dealt[i] = move.cards or ()
-            tracker.deal(i, dealt[i])
+            dealt[i] = dealt.get(i, ()) + (move.cards or ())  # in parts: every part
+            tracker.deal(i, move.cards or ())
         elif kind == "board":
             tracker.deal_board(move.cards or (), move.run, move.burn)
         elif kind == "show":

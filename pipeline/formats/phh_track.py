@@ -352,7 +352,13 @@ class ActionTracker:
             self.book.next_street()
 
     def deal(self, i: int, cards: tuple[int, ...]) -> None:
-        """Deal hole cards to player ``i``."""
+        """Deal hole cards to player ``i``. Cards dealt to a player in parts (PHH may deal
+        ``d dh p1 8s8d`` then ``d dh p1 6h5h``) join the player's first deal: a hand holds
+        one deal per seat, with every hole card."""
+        for k, action in enumerate(self.out):
+            if action.type is ActionType.DEAL and action.seat == i:
+                self.out[k] = replace(action, cards=(action.cards or ()) + cards)
+                return
         self.out.append(Action(ActionType.DEAL, seat=i, cards=cards))
 
     def reveal(self, i: int, kind: ActionType, cards: tuple[int, ...] | None) -> None:
