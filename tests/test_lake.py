@@ -9,6 +9,7 @@ import os
 import shlex
 import subprocess
 import sys
+from decimal import Decimal
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -673,6 +674,30 @@ def test_every_action_of_the_log_has_a_row_even_past_where_the_replay_stopped(
         "WHERE a.street IS NULL AND b.street IS NOT NULL AND b.seq > a.seq",
     ).rows[0][0]
     assert stopped == 0
+
+
+def test_what_a_log_holds_without_croupier_reading_it_is_in_hands_extras(
+    tmp_path: Path,
+) -> None:
+    log = _generated(tmp_path / "two.jsonl", 2, seed=3)
+    first, second = log.read_text().splitlines()
+    noted = first.replace("{", '{"_note": {"by": "floor", "stake": 2.50}, ', 1)
+    log.write_text(f"{noted}\n{second}\n")
+    phh = tmp_path / "h.phh"
+    phh.write_text(
+        "variant = 'PO'\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n"
+        "starting_stacks = [200, 150]\nactions = ['d dh p1 AhKhQhJh', 'd dh p2 2c3d4s5c', "
+        "'p2 f']\nhand = 7\nauthor = 'Juho Kim'\n"
+    )
+    lake = tmp_path / "lake"
+    run_lake([str(log), str(phh)], lake, workers=1)
+    rows = run_query(
+        lake,
+        "SELECT hand_id, json_extract(extras, '$._note.stake')::DECIMAL(9, 2), "
+        "json_extract_string(extras, '$._phh_author') FROM hands ORDER BY source, hand_id",
+    ).rows
+    assert [row[1:] for row in rows] == [(None, "Juho Kim"), (Decimal("2.50"), None), (None, None)]
+    assert run_query(lake, "SELECT count(*) FROM hands WHERE extras IS NULL").rows[0][0] == 1
 
 
 def test_a_reject_read_again_is_a_duplicate_not_a_second_row(tmp_path: Path) -> None:

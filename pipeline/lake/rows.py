@@ -7,6 +7,7 @@ tables are its batches' tables put end to end.
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -174,6 +175,7 @@ class ChunkRows:
                 hand.tournament.id if hand.tournament is not None else None,
                 bool(result is not None and result.cash_outs),  # cash_out
                 hand.converted,
+                _extras_json(hand.extras),
                 judged.rules.label,
                 self.run_id,
             )
@@ -427,6 +429,22 @@ def _with_unreplayed(steps: tuple[Step, ...], hand: HandRecord) -> list[Step | _
             )
     rows.sort(key=itemgetter(0))
     return rows
+
+
+def _extras_json(extras: tuple[tuple[str, bytes], ...]) -> str | None:
+    """Return a hand's extras (each a name and its raw JSON text) as one JSON object.
+
+    >>> _extras_json((("_note", b'{"a": [1, 2.50]}'), ("_phh_city", b'"Las Vegas"')))
+    '{"_note": {"a": [1, 2.50]}, "_phh_city": "Las Vegas"}'
+    >>> _extras_json(()) is None
+    True
+    """
+    if not extras:
+        return None
+    body = ", ".join(
+        f"{json.dumps(name)}: {raw.decode('utf-8', 'replace')}" for name, raw in extras
+    )
+    return "{" + body + "}"
 
 
 def _pot_kinds(settled: Settlement, hilo: bool) -> dict[int, tuple[int, int, int, int, int]]:

@@ -139,6 +139,13 @@ HANDS = pa.schema(
         _f("tournament_id", pa.string(), "The tournament's id."),
         _f("cash_out", pa.bool_(), "A player cashed out the hand.", False),
         _f("converted", pa.bool_(), "The log was rewritten by a third-party tool.", False),
+        _f(
+            "extras",
+            pa.string(),
+            "What the log holds that Croupier keeps without reading it, as one JSON object: "
+            "a hand log's own fields starting with _, a PHH file's other fields (_phh_author "
+            "…), what an OHH file gives that is not read (_ohh_ignored). Null: nothing.",
+        ),
         _f("rules", _ENUM, "The rule set that judged the hand, name-version.", False),
         _f("run_id", pa.string(), "The run that ingested the hand.", False),
     ]
