@@ -19,6 +19,7 @@ import hashlib
 import itertools
 import os
 import secrets
+import shutil
 import socket
 import sys
 import time
@@ -46,6 +47,7 @@ from pipeline.formats import (
 from pipeline.formats.jsonl import decode_line, iter_lines
 from pipeline.formats.limits import Readable
 from pipeline.lake.manifest import (
+    MANIFEST,
     FileEntry,
     InputEntry,
     RunEntry,
@@ -349,7 +351,7 @@ def run_lake(
     names = list(discover(given, regular_only=True))
     if not names:  # folders with no hand log in them: nothing to run, no lake to make
         raise FileNotFoundError(errno.ENOENT, "no hand log to read in", " ".join(given))
-    with lake_lock(root), _cleaned_on_failure(root):
+    with _unmade_on_failure(root), lake_lock(root), _cleaned_on_failure(root):
         manifest = load_manifest(root)
         clean_orphans(root, manifest)
         staging = staging_dir(root, report.run_id)
@@ -476,6 +478,22 @@ def _cleaned_on_failure(lake: Path) -> Iterator[None]:
     except (OSError, ExecutorError):
         with contextlib.suppress(Exception):
             clean_orphans(lake, load_manifest(lake))
+        raise
+
+
+@contextlib.contextmanager
+def _unmade_on_failure(lake: Path) -> Iterator[None]:
+    """Remove the lake folder a failed run made, when it committed nothing to it.
+
+    ``croupier run missing.jsonl --out new-lake`` fails (exit 3) and leaves no folder: the
+    path is as it was. A lake that existed before the run is never touched here.
+    """
+    made = not os.path.lexists(lake)
+    try:
+        yield
+    except BaseException:
+        if made and not (lake / MANIFEST).exists():
+            shutil.rmtree(lake, ignore_errors=True)
         raise
 
 

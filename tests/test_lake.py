@@ -306,6 +306,20 @@ def test_a_crash_before_the_commit_leaves_the_lake_as_it_was(
     assert not (lake / "_staging").exists()
 
 
+def test_a_failed_run_into_a_new_lake_leaves_no_folder_and_an_old_lake_as_it_was(
+    tmp_path: Path,
+) -> None:
+    missing = str(tmp_path / "missing.jsonl")
+    new = tmp_path / "new"
+    assert main(["run", missing, "--out", str(new), "--quiet"]) == 3
+    assert not new.exists()
+    old = tmp_path / "old"
+    run_lake([str(SAMPLES)], old, workers=1)
+    before = sorted(p.relative_to(old).as_posix() for p in old.rglob("*"))
+    assert main(["run", missing, "--out", str(old), "--quiet"]) == 3
+    assert sorted(p.relative_to(old).as_posix() for p in old.rglob("*")) == before
+
+
 def test_a_second_run_is_refused_while_one_holds_the_lock(tmp_path: Path) -> None:
     lake = tmp_path / "lake"
     lake.mkdir()
