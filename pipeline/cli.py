@@ -109,7 +109,9 @@ Output = Annotated[Path | None, typer.Option("--output", "-o", help="Write here;
 def _check_input_format(value: str | None) -> None:
     if value is not None and value not in INPUT_FORMATS:
         known = ", ".join(INPUT_FORMATS)
-        raise typer.BadParameter(f"unknown input format {value!r}; choose from {known}")
+        raise typer.BadParameter(
+            f"unknown input format {value!r}; choose from {known}", param_hint="--input-format"
+        )
 
 
 def _version(value: bool) -> None:
@@ -168,7 +170,9 @@ def convert_command(
     Example: [bold]croupier convert data/sample/plo.jsonl --to jsonl -o plo.canonical.jsonl[/]
     """
     if to not in OUTPUT_FORMATS:
-        raise typer.BadParameter(f"unknown format {to!r}; choose from {', '.join(OUTPUT_FORMATS)}")
+        raise typer.BadParameter(
+            f"unknown format {to!r}; choose from {', '.join(OUTPUT_FORMATS)}", param_hint="--to"
+        )
     _check_input_format(input_format)
     report = convert(input_path, output, to=to, input_format=input_format)
     if rejects is not None:
@@ -214,7 +218,9 @@ def check_command(
     Example: [bold]croupier check data/sample --format json[/]
     """
     if fmt not in ("text", "json"):
-        raise typer.BadParameter(f"unknown format {fmt!r}; choose text or json")
+        raise typer.BadParameter(
+            f"unknown format {fmt!r}; choose text or json", param_hint="--format"
+        )
     _check_input_format(input_format)
     rule_set = _rules(rules)
     summary = CheckSummary()
@@ -240,11 +246,15 @@ def _players(text: str) -> tuple[int, int]:
     try:
         lo, hi = int(low), int(high or low)
     except ValueError:
-        raise typer.BadParameter(f"players must be N or N-M, not {text!r}") from None
+        raise typer.BadParameter(
+            f"players must be N or N-M, not {text!r}", param_hint="--players"
+        ) from None
     if lo > hi:
-        raise typer.BadParameter(f"players N-M needs N <= M, not {text!r}")
+        raise typer.BadParameter(f"players N-M needs N <= M, not {text!r}", param_hint="--players")
     if not 2 <= lo <= hi <= 10:
-        raise typer.BadParameter(f"players must be between 2 and 10, not {text!r}")
+        raise typer.BadParameter(
+            f"players must be between 2 and 10, not {text!r}", param_hint="--players"
+        )
     return lo, hi
 
 
@@ -302,20 +312,26 @@ def generate_command(
 
     Example: [bold]croupier generate --hands 1000 --variant omaha --seed 7 -o plo.jsonl[/]
     """
-    try:
-        game = Variant(variant) if variant else None
-        structure = Betting(betting) if betting else None
-    except ValueError as error:
-        raise typer.BadParameter(str(error)) from None
+    for name, value, choices in (
+        ("variant", variant, [v.value for v in Variant]),
+        ("betting", betting, [b.value for b in Betting]),
+    ):
+        if value and value not in choices:
+            message = f"unknown {name} {value!r}; choose from {', '.join(choices)}"
+            raise typer.BadParameter(message, param_hint=f"--{name}")
+    game = Variant(variant) if variant else None
+    structure = Betting(betting) if betting else None
     if game is not None and game.is_courchevel and hole_cards not in (None, 5):
-        raise typer.BadParameter("Courchevel deals 5 hole cards")
+        raise typer.BadParameter("Courchevel deals 5 hole cards", param_hint="--hole-cards")
     lo, hi = _players(players)
     choice = GameChoice(
         variant=game, hole_cards=hole_cards, betting=structure, min_players=lo, max_players=hi
     )
     points = round(rake_percent * 100)
     if abs(points - rake_percent * 100) > 1e-6:
-        raise typer.BadParameter("the rake percent may have at most two decimals")
+        raise typer.BadParameter(
+            "the rake percent may have at most two decimals", param_hint="--rake-percent"
+        )
     rake = RakePolicy(basis_points=points, cap_big_blinds=rake_cap)
     stream = generate_hands(hands, seed=seed, choice=choice, faults=faults, rake=rake)
     if output == "-":
@@ -402,13 +418,19 @@ def run_command(
     from pipeline.executors import EXECUTORS, ExecutorError
 
     if fmt not in ("table", "json"):
-        raise typer.BadParameter(f"unknown format {fmt!r}; choose table or json")
+        raise typer.BadParameter(
+            f"unknown format {fmt!r}; choose table or json", param_hint="--format"
+        )
     if executor not in EXECUTORS:
-        raise typer.BadParameter(f"unknown executor {executor!r}; choose local or dask")
+        raise typer.BadParameter(
+            f"unknown executor {executor!r}; choose local or dask", param_hint="--executor"
+        )
     if scheduler is not None and executor != "dask":
-        raise typer.BadParameter("--scheduler needs --executor dask")
+        raise typer.BadParameter("--scheduler needs --executor dask", param_hint="--scheduler")
     if staging is not None and "://" not in staging:
-        raise typer.BadParameter(f"--staging {staging!r} is not a URL (scheme://path)")
+        raise typer.BadParameter(
+            f"--staging {staging!r} is not a URL (scheme://path)", param_hint="--staging"
+        )
     _check_input_format(input_format)
     rule_set = _rules(rules)
     try:
@@ -475,7 +497,9 @@ def query_command(
     total_pot >= CAST(? AS BIGINT) * big_blind" -p SampleRoom -p 20[/]
     """
     if fmt not in ("table", "csv", "json"):
-        raise typer.BadParameter(f"unknown format {fmt!r}; choose table, csv or json")
+        raise typer.BadParameter(
+            f"unknown format {fmt!r}; choose table, csv or json", param_hint="--format"
+        )
     _outside_lake(lake, output=output)
     try:
         result = run_query(lake, sql, list(params or []), allow_external=allow_external)
@@ -485,7 +509,9 @@ def query_command(
         raise _fail(f"SQL: {error}", EXIT_USAGE) from None
     except duckdb.Error as error:
         first = str(error).strip().splitlines()[0]
-        if params and isinstance(error, duckdb.BinderException | duckdb.ConversionException):
+        if "count mismatch" in first or "not provided" in first:  # say what was given
+            first += f" (one --param per ?: {len(params or [])} given)"
+        elif params and isinstance(error, duckdb.BinderException | duckdb.ConversionException):
             first += " (--param values are text: cast them, e.g. CAST(? AS INTEGER))"
         raise _fail(f"SQL: {first}", EXIT_USAGE) from None
     if fmt == "table" and output is None:
@@ -539,7 +565,9 @@ def audit_command(
     Example: [bold]croupier audit --lake lake --html audit.html[/]
     """
     if fmt not in _AUDIT_FORMATS:
-        raise typer.BadParameter(f"unknown format {fmt!r}; choose {', '.join(_AUDIT_FORMATS)}")
+        raise typer.BadParameter(
+            f"unknown format {fmt!r}; choose {', '.join(_AUDIT_FORMATS)}", param_hint="--format"
+        )
     _outside_lake(lake, output=output, html=html_file)
     html_out = html_file is not None and is_stdout(html_file)
     if html_out and (is_stdout(output) if output is not None else fmt != "table"):
@@ -608,23 +636,30 @@ def stats_command(
     Example: [bold]croupier stats --lake lake --by variant,position --min-hands 2[/]
     """
     if fmt not in ("table", "csv", "json", "parquet"):
-        raise typer.BadParameter(f"unknown format {fmt!r}; choose table, csv, json or parquet")
+        raise typer.BadParameter(
+            f"unknown format {fmt!r}; choose table, csv, json or parquet", param_hint="--format"
+        )
     if fmt == "parquet" and output is None:
-        raise typer.BadParameter("--format parquet needs --output FILE")
+        raise typer.BadParameter("--format parquet needs --output FILE", param_hint="--output")
     _outside_lake(lake, output=output)
     for name, value, choices in (
         ("variant", variant, [v.value for v in Variant]),
         ("betting", betting, [b.value for b in Betting]),
     ):
         if value is not None and value not in choices:
-            raise typer.BadParameter(f"unknown {name} {value!r}; choose from {', '.join(choices)}")
+            raise typer.BadParameter(
+                f"unknown {name} {value!r}; choose from {', '.join(choices)}",
+                param_hint=f"--{name}",
+            )
     if stakes is not None:
         try:
             finite = Decimal(stakes).is_finite()
         except InvalidOperation:
             finite = False
         if not finite:
-            raise typer.BadParameter(f"--stakes takes a big blind such as 0.10, not {stakes!r}")
+            raise typer.BadParameter(
+                f"--stakes takes a big blind such as 0.10, not {stakes!r}", param_hint="--stakes"
+            )
     groups = tuple(g.strip() for g in by.split(",") if g.strip())
     unknown = [g for g in groups if g not in GROUPS]
     if unknown:

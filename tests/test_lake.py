@@ -525,6 +525,11 @@ def test_query_formats_parameters_and_errors(tmp_path: Path) -> None:
         ],
     )
     assert injected.stdout.splitlines()[1] == "0"  # a bound value, never SQL
+    for sql, given in (("SELECT 1", ["-p", "x"]), ("SELECT ? + 1", [])):
+        miscount = runner.invoke(app, ["query", sql, *given, "--lake", str(lake)])
+        assert miscount.exit_code == 2
+        assert f"(one --param per ?: {len(given) // 2} given)" in miscount.stderr
+        assert "cast them" not in miscount.stderr  # a count, not a type
     bad = runner.invoke(app, ["query", "SELEKT nothing", "--lake", str(lake)])
     assert bad.exit_code == 2
     assert bad.stderr.startswith("error: SQL:")

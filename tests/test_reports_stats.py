@@ -172,7 +172,9 @@ def test_filters_are_checked_and_read_as_a_user_writes_them(lake: Path) -> None:
     ]:
         bad = runner.invoke(app, ["stats", "--lake", str(lake), *args])
         assert bad.exit_code == 2
-        assert message in " ".join(bad.stderr.split())
+        said = " ".join(bad.stderr.replace("│", " ").split())  # the box rich draws, unwrapped
+        assert message in said
+        assert f"Invalid value for {args[0]}:" in said  # the option named
 
 
 # ------------------------------------------------------------- hand-made hands, known answers
