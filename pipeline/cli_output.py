@@ -7,6 +7,7 @@ draws it. Every string from a log is escaped before rich reads it as markup.
 
 from __future__ import annotations
 
+import base64
 import csv
 import dataclasses
 import io
@@ -17,7 +18,7 @@ import shlex
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from datetime import time as clock
 from pathlib import Path
 
@@ -398,16 +399,37 @@ def _json_text(value: object, indent: int | None = None) -> str:
 
 def _json_value(value: object) -> object:
     """Return a SQL value as JSON can hold it: NaN and infinities as null, times in ISO 8601
-    (``2026-03-08T20:47:13+00:00``), lists and structs (maps too) item by item."""
+    (``2026-03-08T20:47:13+00:00``), intervals as ISO 8601 durations (``P3DT0H0M0S``),
+    blobs in base64, lists and structs (maps too) item by item."""
     if isinstance(value, float) and not math.isfinite(value):
         return None
     if isinstance(value, datetime | date | clock):
         return value.isoformat()
+    if isinstance(value, timedelta):
+        return _duration(value)
+    if isinstance(value, bytes | bytearray | memoryview):
+        return base64.b64encode(bytes(value)).decode("ascii")
     if isinstance(value, list | tuple):
         return [_json_value(item) for item in value]
     if isinstance(value, dict):
         return {_json_key(key): _json_value(item) for key, item in value.items()}
     return value
+
+
+def _duration(value: timedelta) -> str:
+    """Return an interval as an ISO 8601 duration.
+
+    >>> _duration(timedelta(days=3)), _duration(timedelta(hours=-1, microseconds=-500))
+    ('P3DT0H0M0S', '-P0DT1H0M0.0005S')
+    """
+    micros = value // timedelta(microseconds=1)
+    sign, micros = ("-" if micros < 0 else ""), abs(micros)
+    days, micros = divmod(micros, 86_400_000_000)
+    hours, micros = divmod(micros, 3_600_000_000)
+    minutes, micros = divmod(micros, 60_000_000)
+    seconds, micros = divmod(micros, 1_000_000)
+    fraction = f".{micros:06d}".rstrip("0") if micros else ""
+    return f"{sign}P{days}DT{hours}H{minutes}M{seconds}{fraction}S"
 
 
 def _json_key(key: object) -> str:

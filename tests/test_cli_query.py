@@ -3,6 +3,7 @@ CSV, parameters as text, Ctrl-C, and errors that name the option."""
 
 from __future__ import annotations
 
+import base64
 import csv
 import io
 import json
@@ -108,6 +109,19 @@ def test_json_is_strict_with_null_for_nan_and_infinities_and_iso_times(lake: Pat
     at = row["at"]
     assert "T" in at
     assert datetime.fromisoformat(at) == datetime(2026, 3, 8, 20, 47, 13, tzinfo=UTC)
+
+
+def test_json_writes_intervals_as_iso_durations_and_blobs_in_base64(lake: Path) -> None:
+    sql = "SELECT INTERVAL '3 days 90 minutes' AS i, 'a\"b'::BLOB AS b, [INTERVAL 1 SECOND] AS l"
+    result = runner.invoke(app, ["query", sql, "--lake", str(lake), "--format", "json"])
+    assert result.exit_code == 0, result.stderr
+    rows = _strict_json(result.stdout)
+    assert isinstance(rows, list) and len(rows) == 1
+    assert rows[0] == {
+        "i": "P3DT1H30M0S",
+        "b": base64.b64encode(b'a"b').decode(),
+        "l": ["P0DT0H0M1S"],
+    }
 
 
 def test_csv_writes_lists_and_structs_as_json_text(lake: Path) -> None:
