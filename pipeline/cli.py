@@ -87,6 +87,8 @@ app = typer.Typer(
     name="croupier",
     cls=HelpGroup,
     help="Croupier: replay, judge and settle Omaha hand histories, and write a Parquet lake.",
+    epilog="Exit codes: 0 done; 1 violations found (check, audit --fail-on-findings); 2 usage "
+    "error; 3 input or environment error; 130 interrupted; 141 stdout closed.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,

@@ -158,6 +158,13 @@ def test_no_arguments_shows_help() -> None:
     assert main([]) == 2
 
 
+def test_the_main_help_lists_the_exit_codes_the_readme_gives() -> None:
+    text = " ".join(runner.invoke(app, ["--help"]).stdout.split())
+    for code, meaning in (("0", "done"), ("1", "violations found"), ("2", "usage error")):
+        assert f"{code} {meaning}" in text
+    assert "3 input or environment error" in text and "130 interrupted" in text
+
+
 @pytest.mark.parametrize(
     ("players", "message"),
     [
