@@ -21,7 +21,7 @@ from pipeline.formats.jsonl import read_jsonl, write_jsonl
 from pipeline.generate import generate_hands
 from pipeline.lake.manifest import load_manifest
 from pipeline.lake.query import run_query
-from pipeline.lake.rows import _STEPS
+from pipeline.lake.rows import _STEPS, _minified
 from pipeline.lake.schema import TABLES, describe, snapshot
 from pipeline.lake.store import LOCK, LakeLocked
 from pipeline.model import HandRecord
@@ -717,6 +717,7 @@ def test_what_a_log_holds_without_croupier_reading_it_is_in_hands_extras(
     ).rows
     assert [row[1:] for row in rows] == [(None, "Juho Kim"), (Decimal("2.50"), None), (None, None)]
     assert run_query(lake, "SELECT count(*) FROM hands WHERE extras IS NULL").rows[0][0] == 1
+    assert _minified(b'[ "a \\" b ,", 1,\n 2.50 ]') == '["a \\" b ,",1,2.50]'  # as written
 
 
 def test_a_reject_read_again_is_a_duplicate_not_a_second_row(tmp_path: Path) -> None:

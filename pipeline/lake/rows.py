@@ -435,16 +435,40 @@ def _extras_json(extras: tuple[tuple[str, bytes], ...]) -> str | None:
     """Return a hand's extras (each a name and its raw JSON text) as one JSON object.
 
     >>> _extras_json((("_note", b'{"a": [1, 2.50]}'), ("_phh_city", b'"Las Vegas"')))
-    '{"_note": {"a": [1, 2.50]}, "_phh_city": "Las Vegas"}'
+    '{"_note":{"a":[1,2.50]},"_phh_city":"Las Vegas"}'
     >>> _extras_json(()) is None
     True
     """
     if not extras:
         return None
-    body = ", ".join(
-        f"{json.dumps(name)}: {raw.decode('utf-8', 'replace')}" for name, raw in extras
-    )
+    body = ",".join(f"{json.dumps(name)}:{_minified(raw)}" for name, raw in extras)
     return "{" + body + "}"
+
+
+def _minified(raw: bytes) -> str:
+    """Return JSON text without the blanks between its tokens: one value reads the same
+    whichever reader kept it (numbers stay as written: ``2.50`` is not ``2.5``).
+
+    >>> _minified(b'{ "a" : [1, 2.50], "b c": "x y" }')
+    '{"a":[1,2.50],"b c":"x y"}'
+    """
+    out: list[str] = []
+    quoted = escaped = False
+    for char in raw.decode("utf-8", "replace"):
+        if quoted:
+            out.append(char)
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                quoted = False
+        elif char == '"':
+            quoted = True
+            out.append(char)
+        elif char not in " \t\r\n":
+            out.append(char)
+    return "".join(out)
 
 
 def _pot_kinds(settled: Settlement, hilo: bool) -> dict[int, tuple[int, int, int, int, int]]:
