@@ -311,6 +311,20 @@ def test_hole_cards_dealt_in_parts_are_one_deal_and_shown_whole() -> None:
     assert replay(hand).violations == ()
 
 
+def test_toml_errors_name_the_file_s_line_and_a_hand_cut_at_a_line_end_is_truncated() -> None:
+    broken = "variant = 'PO'\nnot toml at all\nantes = [0, 0]\n"
+    text = f"[1]\n{HEADS_UP}[2]\n{broken}[3]\n{HEADS_UP}"
+    items = list(parse_phh(text, "session.phhs"))
+    bad = items[1]
+    assert isinstance(bad, Reject) and bad.code is RejectCode.MALFORMED_HAND
+    lines = text.splitlines()
+    where = re.search(r"at line (\d+)", bad.message)
+    assert where is not None and lines[int(where[1]) - 1] == "not toml at all", bad.message
+    cut = HEADS_UP[: HEADS_UP.index("  'p2 f',")]  # stops at a line's end, inside actions
+    (reject,) = parse_phh(cut, "cut.phh")
+    assert isinstance(reject, Reject) and reject.code is RejectCode.TRUNCATED_HAND
+
+
 def test_heads_up_players_seats_and_blinds() -> None:
     hand = _only(list(parse_phh(HEADS_UP, "hu.phh")))
     assert hand.button == 8 and [s.seat for s in hand.seats] == [3, 8]

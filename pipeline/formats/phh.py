@@ -87,6 +87,7 @@ exist), ``truncated-hand`` (a last hand cut off), ``schema-violation``, ``bad-ca
 from __future__ import annotations
 
 import hashlib
+import re
 import tomllib
 from datetime import UTC, date, datetime
 from datetime import time as clock
@@ -611,6 +612,9 @@ def _excerpt(text: str) -> str:
     return text.strip()[:EXCERPT_CHARS]
 
 
+_AT_LINE_RE = re.compile(r"at line (\d+)")
+
+
 def _hand_id(fields: _Fields, default_id: str, text: str) -> str:
     """Return a hand's id: unique across tables and files, the same for the same hand.
 
@@ -632,9 +636,22 @@ def _hand_id(fields: _Fields, default_id: str, text: str) -> str:
 
 
 def decode_hand(
-    text: str, source: str, line: int, default_id: str, *, complete: bool
+    text: str,
+    source: str,
+    line: int,
+    default_id: str,
+    *,
+    complete: bool,
+    last: bool = False,
+    text_line: int = 1,
 ) -> HandRecord | Reject:
-    """Parse one hand's TOML text into a hand or a reject; never raises on bad data."""
+    """Parse one hand's TOML text into a hand or a reject; never raises on bad data.
+
+    ``complete`` is false for a last hand with no final newline: TOML that does not parse
+    is ``truncated-hand``. So is the last hand's TOML that stops at the end of the text
+    (``last``: a file cut at a line's end). ``text_line`` is the file's line of the text's
+    first line: a TOML error names the file's line, not the hand's.
+    """
     hand_id: str | None = None
     try:
         if _SURROGATE_RE.search(text):
@@ -642,8 +659,12 @@ def decode_hand(
         try:
             table = tomllib.loads(text, parse_float=Decimal)
         except tomllib.TOMLDecodeError as error:
-            code = RejectCode.MALFORMED_HAND if complete else RejectCode.TRUNCATED_HAND
-            raise _Problem(code, f"not valid TOML: {error}", None) from None
+            said = str(error)
+            cut = not complete or (last and "at end of document" in said)
+            code = RejectCode.TRUNCATED_HAND if cut else RejectCode.MALFORMED_HAND
+            if text_line != 1:
+                said = _AT_LINE_RE.sub(lambda m: f"at line {int(m[1]) + text_line - 1}", said)
+            raise _Problem(code, f"not valid TOML: {said}", None) from None
         except (ValueError, ArithmeticError):
             # a number int() or Decimal cannot hold (over 4300 digits, a huge exponent)
             message = "a number too long or too large to read"

@@ -78,7 +78,11 @@ def _hands(lines: Iterator[tuple[int, str] | Reject], source: str) -> Iterator[H
             return Reject(source, line, RejectCode.MALFORMED_HAND, message, _excerpt(text))
         complete = not last or text.endswith("\n")
         default_id = stem if key is None else f"{stem}-{key}"
-        return vet(decode_hand(text, source, line, default_id, complete=complete))
+        first = line if key is None else line + 1  # a table's text starts after its header
+        hand = decode_hand(
+            text, source, line, default_id, complete=complete, last=last, text_line=first
+        )
+        return vet(hand)
 
     for item in _chunks(lines):
         if isinstance(item, Reject):
