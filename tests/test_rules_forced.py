@@ -345,6 +345,7 @@ def test_short_small_blind_posts_all_it_has() -> None:
         stacks=["0.30", "100.00", "100.00"],
     )
     assert result.all_in == (True, False, False)
+    assert [step(result, k).all_in for k in (0, 1)] == [True, False]  # the post's own step
     assert found(result) == []
     assert result.status is Status.OK
 
@@ -412,6 +413,7 @@ def test_antes_short_ante_all_in() -> None:
         stacks=["100.00", "100.00", "0.05"],
     )
     assert step(result, 5).pot_before == 175
+    assert [step(result, k).all_in for k in range(3)] == [False, False, True]
     assert found(result) == []
     assert result.status is Status.OK
 

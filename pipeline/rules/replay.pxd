@@ -8,7 +8,7 @@ from pipeline.rules.state cimport BettingState
 @cython.locals(run=Run, state=BettingState, seq=Py_ssize_t, fatal=cython.bint)
 cpdef object _replay(object hand, object rules)
 
-@cython.locals(state=BettingState, pot_before=cython.longlong)
+@cython.locals(state=BettingState, pot_before=cython.longlong, all_in=cython.bint)
 cpdef _step(Run run, Py_ssize_t seq, object action)
 
 @cython.locals(state=BettingState, errors=cython.bint)

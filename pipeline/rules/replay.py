@@ -137,8 +137,11 @@ def _step(run: Run, seq: int, action: Action) -> None:
     state = run.state
     pot_before = state.pot_before_round + state.street_total
     street = None  # the state's after the action, unless said otherwise
+    all_in = False
     if kind is _POST:
         post(run, seq, action)
+        poster = run.index.get(action.seat)
+        all_in = poster is not None and state.all_in[poster]  # a post of the whole stack
     elif kind is _DEAL:
         deal(run, seq, action)
     elif kind in _BETTING:
@@ -161,7 +164,20 @@ def _step(run: Run, seq: int, action: Action) -> None:
     if street is None:
         street = state.street
     run.steps.append(
-        make_step(seq, street, action.seat, kind, action.amount, action.to, pot_before, None)
+        make_step(
+            seq,
+            street,
+            action.seat,
+            kind,
+            action.amount,
+            action.to,
+            pot_before,
+            None,
+            None,
+            None,
+            None,
+            all_in,
+        )
     )
 
 
