@@ -663,15 +663,19 @@ def test_an_impossible_date_is_a_bad_timestamp(date: str, field: str) -> None:
         (lambda t: t + "seat_count = '9'\n", "seat_count"),
         (lambda t: t.replace("antes = [0, 0]\n", ""), "antes"),
         (lambda t: t.replace("blinds_or_straddles = [1, 2]\n", ""), "blinds_or_straddles"),
+        (lambda t: t.replace("min_bet = 2", "min_bet = 10"), "min_bet"),
     ],
-    ids=["currency", "seat-count", "no-antes", "no-blinds"],
+    ids=["currency", "seat-count", "no-antes", "no-blinds", "min-bet-not-the-big-blind"],
 )
 def test_a_field_of_the_wrong_kind_or_missing_is_a_reject_not_a_default(
     change: Callable[[str], str], field: str
 ) -> None:
     reject = next(parse_phh(change(HEADS_UP), "f.phh"))
-    assert isinstance(reject, Reject) and reject.code is RejectCode.SCHEMA_VIOLATION
+    assert isinstance(reject, Reject), reject
     assert reject.field == field, reject
+    assert reject.code is (
+        RejectCode.UNSUPPORTED_GAME if field == "min_bet" else RejectCode.SCHEMA_VIOLATION
+    )
 
 
 def test_a_date_without_a_time_leaves_started_at_empty() -> None:

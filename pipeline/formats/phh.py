@@ -138,7 +138,7 @@ from pipeline.model import (
     Tournament,
     Variant,
 )
-from pipeline.money import MAX_SCALE
+from pipeline.money import MAX_SCALE, format_amount
 from pipeline.violations import Reject, RejectCode
 
 __all__ = [
@@ -489,6 +489,13 @@ def _game_spec(
     big_blind = units("_croupier_big_blind")
     if big_blind is None:
         big_blind = blinds[1] if len(blinds) > 1 and blinds[1] else (min_bet or small_bet or 0)
+    if not limit and min_bet is not None and big_blind and min_bet != big_blind:
+        message = (
+            f"min_bet {stakes['min_bet']} is not the big blind "
+            f"{format_amount(big_blind, scale)}: the rules take the big blind as the smallest "
+            "bet (R5.pl-min, R5.nl-limits)"
+        )
+        raise _Problem(RejectCode.UNSUPPORTED_GAME, message, "min_bet")
     small_blind = units("_croupier_small_blind")
     ante = units("_croupier_ante")
     currency = fields.text("currency")
