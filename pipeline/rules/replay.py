@@ -140,7 +140,7 @@ def _step(run: Run, seq: int, action: Action) -> None:
     all_in = False
     if kind is _POST:
         post(run, seq, action)
-        poster = run.index.get(action.seat)
+        poster = None if action.seat is None else run.index.get(action.seat)
         all_in = poster is not None and state.all_in[poster]  # a post of the whole stack
     elif kind is _DEAL:
         deal(run, seq, action)
