@@ -274,9 +274,9 @@ def test_high_split_equal_hands_split_the_pot_equally() -> None:
 # ---------------------------------------------------------------------------- R8.odd-chips
 
 
-def test_odd_chips_three_way_tie_go_one_each_from_the_first_seat_left_of_the_button() -> None:
-    """R8.odd-chips: button on seat 2, so the order is 3, 1, 2. Pot 300 less 1 rake = 299
-    among three tied straights: 99 each and two odd chips, to seats 3 and 1."""
+def _three_way_tie(*paid: tuple[int, str]) -> Settlement:
+    """Button on seat 2, so the order is 3, 1, 2: three tied straights share 3.00 less 0.01
+    rake; the log pays ``paid`` (seat, amount)."""
     hole = {3: "5c6cJcQc", 1: "5d6dJsQs", 2: "5h6hJhQh"}
     actions = [
         post(3, "small", "0.50"),
@@ -291,9 +291,15 @@ def test_odd_chips_three_way_tie_go_one_each_from_the_first_seat_left_of_the_but
     log = {
         "rake": "0.01",
         "total_pot": "3.00",
-        "collected": [collected(3, "1.00"), collected(1, "1.00"), collected(2, "0.99")],
+        "collected": [collected(seat, amount) for seat, amount in paid],
     }
-    settlement = _settle(actions, result=log, button=2)
+    return _settle(actions, result=log, button=2)
+
+
+def test_odd_chips_three_way_tie_go_one_each_from_the_first_seat_left_of_the_button() -> None:
+    """R8.odd-chips: button on seat 2, so the order is 3, 1, 2. Pot 300 less 1 rake = 299
+    among three tied straights: 99 each and two odd chips, to seats 3 and 1."""
+    settlement = _three_way_tie((3, "1.00"), (1, "1.00"), (2, "0.99"))
     assert _shares(settlement) == [
         (0, 1, WHOLE, 1, 100),
         (0, 1, WHOLE, 2, 99),
@@ -308,23 +314,7 @@ def test_odd_chips_paid_in_seat_number_order_break_the_odd_chip_rule() -> None:
     """R8.odd-chips: the same three-way tie paid with the odd chips to seats 1 and 2 (seat
     numbers) instead of 3 and 1 (left of the button): the mismatches cite the odd-chip
     rule, not the split's."""
-    hole = {3: "5c6cJcQc", 1: "5d6dJsQs", 2: "5h6hJhQh"}
-    actions = [
-        post(3, "small", "0.50"),
-        post(1, "big", "1.00"),
-        *_deals(hole),
-        call(2, "1.00"),
-        call(3, "0.50"),
-        check(1),
-        *checked_streets([3, 1, 2]),
-        *_shows(hole, 3, 1, 2),
-    ]
-    log = {
-        "rake": "0.01",
-        "total_pot": "3.00",
-        "collected": [collected(1, "1.00"), collected(2, "1.00"), collected(3, "0.99")],
-    }
-    settlement = _settle(actions, result=log, button=2)
+    settlement = _three_way_tie((1, "1.00"), (2, "1.00"), (3, "0.99"))
     wrong = [(v.seat, v.rule) for v in settlement.violations]
     assert wrong == [(2, "R8.odd-chips"), (3, "R8.odd-chips")]
     rules = next(a.rules for a in settlement.awards if a.seat == 3)
