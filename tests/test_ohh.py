@@ -275,7 +275,9 @@ def _relabelled(hand_id: str) -> str:
     return json.dumps(hand, indent=4)
 
 
-@pytest.mark.parametrize("cut_after", ['"action": "Fold",', '"action": ', '"players": ['])
+@pytest.mark.parametrize(
+    "cut_after", ['"action": "Fold",', '"action": ', '"players": [', '"action": "Fo']
+)
 def test_a_hand_cut_mid_file_does_not_swallow_the_next_one(cut_after: str) -> None:
     # The cut hand runs on, as JSON, into the next one, and the decoder fails inside
     # that one (or later): reading resumes where the next hand starts, not past the error.

@@ -561,9 +561,12 @@ def _decode(
             f"{error.colno + (column if error.lineno == 1 else 0)} (char {chars + error.pos})"
         )
         message = f"not JSON: {error.msg}: {where}"
-        if resume is not None and resume.start() < error.pos:
+        if resume is not None and (
+            resume.start() < error.pos or not text[error.pos : resume.start()].strip()
+        ):
             # The decoder ran on into the next hand (where it failed says nothing of
-            # this one, and a stream's window may end sooner): name where this one stops.
+            # this one, and a stream's window may end sooner), or failed where this one
+            # stops, at the blank line before the next: name where this one stops.
             code = RejectCode.MALFORMED_JSON
             next_line = lines + text.count("\n", 0, resume.end()) + 1
             message = (
