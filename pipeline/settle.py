@@ -686,8 +686,9 @@ def _reconcile_pots(book: _Book, pots: tuple[Pot, ...]) -> None:
     for c in result.collected:
         if c.pot:
             break
-    else:  # the log names no pot but the first: one pot, or several collected as one
-        return  # (PHH winnings, a summary's "won"): it does not say which pot paid what
+    else:  # every collection from pot 0: with several pots listed, that is what it says;
+        if len(result.pots) <= 1:  # with none, it does not say which pot paid what (PHH
+            return  # winnings): each seat's total, already right, is all it says
     ours: dict[tuple[int, int], int] = {}
     for a in book.awards:
         key = (a.pot, a.seat)

@@ -1105,6 +1105,10 @@ def test_reconcile_a_log_that_pays_each_seat_without_naming_pots_matches_when_to
     wrong = {"rake": "0", "collected": [collected(1, "26.00"), collected(2, "30.00")]}
     settlement = _settle(hand, result=wrong, stacks=SIDE_STACKS)
     assert "payout-mismatch" in _codes(settlement) and settlement.payouts_match is False
+    listed = {**result, "pots": ["30.00", "26.00"]}  # it lists two pots and pays from pot 0
+    settlement = _settle(hand, result=listed, stacks=SIDE_STACKS)
+    mismatches = [v for v in settlement.violations if v.code is Code.PAYOUT_MISMATCH]
+    assert [(v.seat, v.rule) for v in mismatches] == [(2, "R8.side-pots"), (2, "R8.side-pots")]
 
 
 def test_reconcile_an_all_in_paid_a_side_pot_it_cannot_win_breaks_the_side_pot_rule() -> None:
