@@ -34,14 +34,21 @@ def replaced(path: str | Path, *, durable: bool = False) -> Iterator[IO[bytes]]:
     removed and the target left as it was; an ``OSError`` names ``path``, not the temporary
     file. ``durable`` flushes the file to disk before the rename. A symbolic link stays a
     link: the file it points to is replaced (keeping its permissions, as an existing file
-    does). What is not a regular file (``/dev/null``, a named pipe, ``/dev/stdout``) cannot
-    be replaced: it is written to directly, as ``open`` would.
+    does). What is not a regular file (``/dev/null``, a named pipe), and a file descriptor's
+    name (``/dev/stdout`` redirected to a file), cannot be replaced: it is written to
+    directly, as ``open`` would. A loop of links is ``open``'s error.
     """
     target = Path(path)
     try:
         existing = target.stat()  # through a link
-    except OSError:
+    except FileNotFoundError:
         existing = None
+    except OSError as error:  # a loop of links, a path through a file …: open's error
+        raise _naming(error, target) from None
+    if _is_descriptor(target):  # appended to: a file redirected there keeps what it holds
+        with _naming_errors(target), os.fdopen(os.open(target, _APPEND), "wb") as stream:
+            yield stream
+        return
     if existing is not None and not stat.S_ISREG(existing.st_mode):
         with _naming_errors(target), open(target, "wb") as stream:
             yield stream
@@ -71,6 +78,18 @@ def replaced(path: str | Path, *, durable: bool = False) -> Iterator[IO[bytes]]:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+_APPEND = os.O_WRONLY | os.O_APPEND
+
+
+def _is_descriptor(target: Path) -> bool:
+    """Tell whether a path names an open file descriptor (``/dev/stdout``, ``/dev/fd/3``,
+    ``/proc/self/fd/1``): a file redirected there is written to, not replaced."""
+    text = str(target)
+    if text.startswith(("/dev/std", "/dev/fd/", "/proc/")):
+        return True
+    return target.is_symlink() and os.path.realpath(target).startswith("/proc/")
 
 
 @contextmanager

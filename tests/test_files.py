@@ -111,6 +111,32 @@ def test_what_is_not_a_regular_file_is_written_to_not_replaced(tmp_path: Path) -
     assert got == [b"hands\n"]
 
 
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="no /proc/self/fd here")
+def test_a_descriptor_s_name_is_appended_to_not_replaced_nor_truncated(tmp_path: Path) -> None:
+    """``-o /dev/stdout`` with stdout redirected to a file (``>> log``): the file keeps what
+    it held, and what is written follows it."""
+    log = tmp_path / "log.txt"
+    log.write_bytes(b"HEADER\n")
+    fd = os.open(log, os.O_WRONLY | os.O_APPEND)
+    try:
+        with replaced(f"/proc/self/fd/{fd}") as out:
+            out.write(b"hands\n")
+    finally:
+        os.close(fd)
+    assert log.read_bytes() == b"HEADER\nhands\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["log.txt"]
+
+
+def test_a_loop_of_links_is_open_s_error_and_stays_a_link(tmp_path: Path) -> None:
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.symlink_to(b)
+    b.symlink_to(a)
+    with pytest.raises(OSError, match="symbolic links") as error, replaced(a) as out:
+        out.write(b"x")
+    assert error.value.filename == str(a)
+    assert a.is_symlink() and b.is_symlink()
+
+
 def test_sha256_of_a_file_or_of_its_first_bytes(tmp_path: Path) -> None:
     data = bytes(range(256)) * 9000  # more than one 1 MiB block
     (tmp_path / "f").write_bytes(data)
