@@ -67,7 +67,7 @@ from pipeline.lake.seen import (
     retired_keys,
 )
 from pipeline.lake.staged import fetch, has_fsspec, is_url, remove, write_staged
-from pipeline.lake.store import clean_orphans, lake_lock, publish, staging_dir
+from pipeline.lake.store import LOCK, clean_orphans, lake_lock, publish, staging_dir
 from pipeline.model import HandRecord, Status
 from pipeline.rules import STANDARD, RuleSet, replay
 from pipeline.settle import hand_status, settle_many
@@ -351,7 +351,8 @@ def run_lake(
     names = list(discover(given, regular_only=True))
     if not names:  # folders with no hand log in them: nothing to run, no lake to make
         raise FileNotFoundError(errno.ENOENT, "no hand log to read in", " ".join(given))
-    with _unmade_on_failure(root), lake_lock(root), _cleaned_on_failure(root):
+    made = _Made(root)  # before the lock, which makes the folder
+    with made.removed_if_emptied(), lake_lock(root), made.emptied_on_failure():
         manifest = load_manifest(root)
         clean_orphans(root, manifest)
         staging = staging_dir(root, report.run_id)
@@ -481,20 +482,60 @@ def _cleaned_on_failure(lake: Path) -> Iterator[None]:
         raise
 
 
-@contextlib.contextmanager
-def _unmade_on_failure(lake: Path) -> Iterator[None]:
-    """Remove the lake folder a failed run made, when it committed nothing to it.
+class _Made:
+    """The folders a run makes for a new lake, and their removal when the run fails.
 
-    ``croupier run missing.jsonl --out new-lake`` fails (exit 3) and leaves no folder: the
-    path is as it was. A lake that existed before the run is never touched here.
+    ``croupier run missing.jsonl --out new/lake`` fails (exit 3) and leaves neither
+    ``new`` nor ``new/lake``. A lake that existed before the run is never touched; one
+    this run made is emptied only while the run holds its lock and only when no run has
+    committed to it, and its folders are removed after the lock is let go only if empty
+    (a run that came in meanwhile keeps them). A run refused the lock removes nothing.
     """
-    made = not os.path.lexists(lake)
-    try:
-        yield
-    except BaseException:
-        if made and not (lake / MANIFEST).exists():
-            shutil.rmtree(lake, ignore_errors=True)
-        raise
+
+    def __init__(self, lake: Path) -> None:
+        self.lake = lake
+        top: Path | None = None
+        folder = lake
+        while not os.path.lexists(folder):
+            top, folder = folder, folder.parent
+            if folder == top:
+                break
+        self.top = top  # the first folder of the path that did not exist (None: all did)
+        self.emptied = False
+
+    @contextlib.contextmanager
+    def emptied_on_failure(self) -> Iterator[None]:
+        """Inside the lock: on failure, empty a lake this run made (all but the lock)."""
+        with _cleaned_on_failure(self.lake):
+            try:
+                yield
+            except BaseException:
+                if self.top is not None and not (self.lake / MANIFEST).exists():
+                    for entry in self.lake.iterdir():
+                        if entry.name == LOCK:
+                            continue
+                        if entry.is_dir() and not entry.is_symlink():
+                            shutil.rmtree(entry, ignore_errors=True)
+                        else:
+                            entry.unlink(missing_ok=True)
+                    self.emptied = True
+                raise
+
+    @contextlib.contextmanager
+    def removed_if_emptied(self) -> Iterator[None]:
+        """Outside the lock: remove the emptied lake and the folders made for it, if empty."""
+        try:
+            yield
+        except BaseException:
+            if self.emptied and self.top is not None:
+                folder = self.lake
+                with contextlib.suppress(OSError):
+                    while True:
+                        folder.rmdir()  # only an empty folder
+                        if folder == self.top:
+                            break
+                        folder = folder.parent
+            raise
 
 
 BYTES_PER_HAND = 2000

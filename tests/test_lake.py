@@ -7,6 +7,7 @@ import io
 import json
 import os
 import shlex
+import socket
 import subprocess
 import sys
 from decimal import Decimal
@@ -23,10 +24,10 @@ from pipeline.lake.manifest import load_manifest
 from pipeline.lake.query import run_query
 from pipeline.lake.rows import _STEPS, _minified
 from pipeline.lake.schema import TABLES, describe, snapshot
-from pipeline.lake.store import LOCK, LakeLocked
+from pipeline.lake.store import LOCK, LakeLocked, lake_lock
 from pipeline.model import HandRecord
 from pipeline.rules import Step
-from pipeline.run import run_lake
+from pipeline.run import _Made, run_lake
 from tests.handbuilder import blinds, build, deal, fold, uncalled
 from tests.test_pokerstars_robust import many_hands
 
@@ -310,14 +311,32 @@ def test_a_failed_run_into_a_new_lake_leaves_no_folder_and_an_old_lake_as_it_was
     tmp_path: Path,
 ) -> None:
     missing = str(tmp_path / "missing.jsonl")
-    new = tmp_path / "new"
+    new = tmp_path / "new" / "deep" / "lake"
     assert main(["run", missing, "--out", str(new), "--quiet"]) == 3
-    assert not new.exists()
+    assert not (tmp_path / "new").exists()  # nor the folders made for it
     old = tmp_path / "old"
     run_lake([str(SAMPLES)], old, workers=1)
     before = sorted(p.relative_to(old).as_posix() for p in old.rglob("*"))
     assert main(["run", missing, "--out", str(old), "--quiet"]) == 3
     assert sorted(p.relative_to(old).as_posix() for p in old.rglob("*")) == before
+
+
+def test_a_run_refused_the_lock_of_a_lake_it_saw_as_new_removes_nothing(tmp_path: Path) -> None:
+    """Two runs start on a new --out: the one refused the lock must not remove the folder
+    the other is working in."""
+    lake = tmp_path / "lake"
+    made = _Made(lake)  # the folder did not exist when this run looked
+    lake.mkdir()
+    (lake / LOCK).write_text(json.dumps({"pid": os.getpid(), "host": socket.gethostname()}))
+    (lake / "_staging").mkdir()  # the other run's work
+    with (
+        pytest.raises(LakeLocked),
+        made.removed_if_emptied(),
+        lake_lock(lake),
+        made.emptied_on_failure(),
+    ):
+        pass
+    assert sorted(p.name for p in lake.iterdir()) == [LOCK, "_staging"]
 
 
 def test_a_second_run_is_refused_while_one_holds_the_lock(tmp_path: Path) -> None:
