@@ -51,7 +51,7 @@ def phh_text(hand: HandRecord) -> str:
     (``result.final_stacks``, ``seats`` …) that the text read back does not give again.
     """
     text = write_phh(hand)
-    back = decode_hand(text, hand.source, hand.line, hand.hand_id, complete=True)
+    back = decode_hand(text, hand.source, hand.line, complete=True)
     if isinstance(back, Reject):
         raise UnwritableHand(
             f"hand {hand.hand_id}: its PHH text does not read back ({back.code}: {back.message})"

@@ -380,20 +380,37 @@ def test_seats_must_run_clockwise_with_the_button_last() -> None:
 
 
 def test_hand_ids_tell_tables_and_files_apart_and_one_hand_read_twice_is_one() -> None:
-    """PHH numbers hands per table, and a hand may have no number: the id is table/hand,
-    else the file's stem and a digest of the hand's text."""
+    """PHH numbers hands per table or event, and a hand may have no number: the id is
+    table/hand, the number within an event or venue, else a digest of the hand's fields
+    (with the number, if any): the same hand in any file, any line ends, is one."""
     numbered = HEADS_UP.replace("finishing_stacks", "hand = 12\nfinishing_stacks")
     ids = [_only(list(parse_phh(numbered + f"table = '{t}'\n", "h.phh"))).hand_id for t in "12"]
     assert ids == ["1/12", "2/12"]
-    assert _only(list(parse_phh(numbered, "h.phh"))).hand_id == "12"
+    assert _only(list(parse_phh(numbered + "event = 'WSOP'\n", "h.phh"))).hand_id == "12"
+    unnamed = [
+        _only(list(parse_phh(text, "h.phh"))).hand_id
+        for text in (numbered, numbered.replace("[200, 150]", "[200, 160]"))
+    ]
+    assert unnamed[0] != unnamed[1] and all(re.fullmatch("12-[0-9a-f]{16}", i) for i in unnamed)
     other = HEADS_UP.replace("[200, 150]", "[200, 160]")
-    assert other != HEADS_UP
-    first, again, second = (
-        _only(list(parse_phh(text, f"{folder}/h1.phh")))
-        for folder, text in (("a", HEADS_UP), ("b", HEADS_UP), ("b", other))
-    )
-    assert first.hand_id == again.hand_id != second.hand_id
-    assert first.hand_id.startswith("h1-")
+    texts = {
+        "a/h1.phh": HEADS_UP,
+        "b/other.phh": HEADS_UP.replace("\n", "\r\n") + "\n\n# a comment\n",
+        "c/s.phhs": f"[1]\n{other}\n[2]\n{HEADS_UP}",
+        "d/h1.phh": other,
+    }
+    read = {
+        name: [h.hand_id if isinstance(h, HandRecord) else h.code.value for h in parse_phh(t, name)]
+        for name, t in texts.items()
+    }
+    same, other_id = read["a/h1.phh"][0], read["d/h1.phh"][0]
+    assert re.fullmatch("phh-[0-9a-f]{16}", same) and same != other_id
+    assert read == {
+        "a/h1.phh": [same],
+        "b/other.phh": [same],
+        "c/s.phhs": [other_id, same],
+        "d/h1.phh": [other_id],
+    }
 
 
 def test_decimal_amounts_set_the_scale() -> None:
@@ -412,10 +429,10 @@ def test_phhs_holds_several_hands_and_one_bad_hand_is_one_reject() -> None:
     assert [type(i).__name__ for i in items] == ["HandRecord", "Reject", "HandRecord"]
     first, bad, third = items
     assert isinstance(first, HandRecord) and first.line == 1
-    assert re.fullmatch("session-1-[0-9a-f]{12}", first.hand_id)  # no hand: stem, table, text
+    assert re.fullmatch("phh-[0-9a-f]{16}", first.hand_id)  # no hand: a digest of the hand
     assert isinstance(bad, Reject) and bad.code is RejectCode.MALFORMED_HAND
     assert bad.line == text.splitlines().index("[2]") + 1
-    assert isinstance(third, HandRecord) and third.hand_id == "named"
+    assert isinstance(third, HandRecord) and third.hand_id.startswith("named-")  # no event
 
 
 def test_unfinished_last_hand_is_truncated() -> None:

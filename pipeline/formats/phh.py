@@ -87,6 +87,7 @@ exist), ``truncated-hand`` (a last hand cut off), ``schema-violation``, ``bad-ca
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import tomllib
 from datetime import UTC, date, datetime
@@ -622,31 +623,38 @@ def _excerpt(text: str) -> str:
 _AT_LINE_RE = re.compile(r"at line (\d+)")
 
 
-def _hand_id(fields: _Fields, default_id: str, text: str) -> str:
+def _hand_id(fields: _Fields) -> str:
     """Return a hand's id: unique across tables and files, the same for the same hand.
 
     PHH numbers hands per event or table (``hand`` "typically counts from 1"): with a
-    ``table``, the id is ``table/hand``. Without ``hand``, it is the file's stem (``stem-k``
-    for table ``[k]`` of a ``.phhs``) and the first 12 hex digits of the SHA-256 of the
-    hand's text, so two files of one name in two folders are two hands, and the same hand
-    read twice is one. ``_croupier_hand_id`` (Croupier's own writer) is the id as it is.
+    ``table``, the id is ``table/hand``; with neither a table nor an ``event`` or ``venue``
+    to number it in, ``hand`` and a digest of the hand. Without ``hand``, it is ``phh-``
+    and the digest: the first 16 hex digits of the SHA-256 of the hand's fields as JSON
+    (sorted, so line ends, comments, blank lines and the file it is in do not change it),
+    so the same hand read twice is one and two hands are two. ``_croupier_hand_id``
+    (Croupier's own writer) is the id as it is.
     """
     number = fields.text("hand")  # read either way: a field read is not kept as an extra
     own = fields.text("_croupier_hand_id")
     if own:
         return own
-    if not number:
-        digest = hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
-        number = f"{default_id}-{digest[:12]}"
     table = fields.text("table")
-    return f"{table}/{number}" if table else number
+    if number and table:
+        return f"{table}/{number}"
+    named = any(fields.table.get(k) is not None for k in ("event", "venue"))
+    if number and named:
+        return number
+    canonical = json.dumps(
+        fields.table, sort_keys=True, separators=(",", ":"), default=str, ensure_ascii=False
+    )
+    digest = hashlib.sha256(canonical.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    return f"{number}-{digest}" if number else f"phh-{digest}"
 
 
 def decode_hand(
     text: str,
     source: str,
     line: int,
-    default_id: str,
     *,
     complete: bool,
     last: bool = False,
@@ -677,7 +685,7 @@ def decode_hand(
             message = "a number too long or too large to read"
             raise _Problem(RejectCode.MALFORMED_HAND, message, None) from None
         fields = _Fields(table)
-        hand_id = _hand_id(fields, default_id, text)
+        hand_id = _hand_id(fields)
         return _record(fields, source, line, hand_id)
     except _Problem as problem:
         return Reject(

@@ -68,7 +68,6 @@ def _sub_table(header: str, key: str) -> bool:
 
 
 def _hands(lines: Iterator[tuple[int, str] | Reject], source: str) -> Iterator[HandRecord | Reject]:
-    stem = Path(source).stem or "hand"
     held: tuple[int, str | None, str] | None = None
 
     def decode(chunk: tuple[int, str | None, str], last: bool) -> HandRecord | Reject:
@@ -77,11 +76,8 @@ def _hands(lines: Iterator[tuple[int, str] | Reject], source: str) -> Iterator[H
             message = f"a hand longer than the limit of {MAX_HAND_BYTES} characters"
             return Reject(source, line, RejectCode.MALFORMED_HAND, message, _excerpt(text))
         complete = not last or text.endswith("\n")
-        default_id = stem if key is None else f"{stem}-{key}"
         first = line if key is None else line + 1  # a table's text starts after its header
-        hand = decode_hand(
-            text, source, line, default_id, complete=complete, last=last, text_line=first
-        )
+        hand = decode_hand(text, source, line, complete=complete, last=last, text_line=first)
         return vet(hand)
 
     for item in _chunks(lines):
