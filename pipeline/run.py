@@ -511,14 +511,15 @@ class _Made:
                 yield
             except BaseException:
                 if self.top is not None and not (self.lake / MANIFEST).exists():
-                    for entry in self.lake.iterdir():
-                        if entry.name == LOCK:
-                            continue
-                        if entry.is_dir() and not entry.is_symlink():
-                            shutil.rmtree(entry, ignore_errors=True)
-                        else:
-                            entry.unlink(missing_ok=True)
-                    self.emptied = True
+                    with contextlib.suppress(OSError):  # never hides the run's own error
+                        for entry in self.lake.iterdir():
+                            if entry.name == LOCK:
+                                continue
+                            if entry.is_dir() and not entry.is_symlink():
+                                shutil.rmtree(entry, ignore_errors=True)
+                            else:
+                                entry.unlink(missing_ok=True)
+                        self.emptied = True
                 raise
 
     @contextlib.contextmanager
