@@ -243,6 +243,17 @@ def check_command(
         raise typer.Exit(EXIT_VIOLATIONS)
 
 
+def _check_game(variant: str | None, betting: str | None) -> None:
+    """Refuse (exit 2) a --variant or --betting Croupier does not know, listing those it does."""
+    for name, value, choices in (
+        ("variant", variant, [v.value for v in Variant]),
+        ("betting", betting, [b.value for b in Betting]),
+    ):
+        if value is not None and value not in choices:
+            message = f"unknown {name} {value!r}; choose from {', '.join(choices)}"
+            raise typer.BadParameter(message, param_hint=f"--{name}")
+
+
 def _players(text: str) -> tuple[int, int]:
     low, _, high = text.partition("-")
     try:
@@ -314,13 +325,7 @@ def generate_command(
 
     Example: [bold]croupier generate --hands 1000 --variant omaha --seed 7 -o plo.jsonl[/]
     """
-    for name, value, choices in (
-        ("variant", variant, [v.value for v in Variant]),
-        ("betting", betting, [b.value for b in Betting]),
-    ):
-        if value and value not in choices:
-            message = f"unknown {name} {value!r}; choose from {', '.join(choices)}"
-            raise typer.BadParameter(message, param_hint=f"--{name}")
+    _check_game(variant or None, betting or None)
     game = Variant(variant) if variant else None
     structure = Betting(betting) if betting else None
     if game is not None and game.is_courchevel and hole_cards not in (None, 5):
@@ -644,15 +649,7 @@ def stats_command(
     if fmt == "parquet" and output is None:
         raise typer.BadParameter("--format parquet needs --output FILE", param_hint="--output")
     _outside_lake(lake, output=output)
-    for name, value, choices in (
-        ("variant", variant, [v.value for v in Variant]),
-        ("betting", betting, [b.value for b in Betting]),
-    ):
-        if value is not None and value not in choices:
-            raise typer.BadParameter(
-                f"unknown {name} {value!r}; choose from {', '.join(choices)}",
-                param_hint=f"--{name}",
-            )
+    _check_game(variant, betting)
     if stakes is not None:
         try:
             finite = Decimal(stakes).is_finite()
