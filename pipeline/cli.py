@@ -22,11 +22,21 @@ from typer.core import TyperCommand
 
 from pipeline import __version__
 from pipeline.check import CheckSummary, Duplicate, check_paths, paused_gc
+from pipeline.cli_options import (
+    InputFormat,
+    Output,
+    Rules,
+    check_game,
+    check_input_format,
+    fail,
+    outside_lake,
+    player_range,
+    rule_set_named,
+)
 from pipeline.cli_output import (
     emit,
     is_stdout,
     no_players,
-    output_in_lake,
     print_audit,
     print_check_summary,
     print_duplicate,
@@ -59,7 +69,6 @@ from pipeline.cli_shell import (
 )
 from pipeline.convert import OUTPUT_FORMATS, convert
 from pipeline.files import replaced
-from pipeline.formats import INPUT_FORMATS
 from pipeline.formats.jsonl import write_jsonl
 from pipeline.generate import GameChoice, RakePolicy, generate_hands
 from pipeline.lake.manifest import ManifestError
@@ -77,7 +86,7 @@ from pipeline.reports.explain import ExplainError, explain, find_in_file, locate
 from pipeline.reports.explain_render import FORMATS as EXPLAIN_FORMATS
 from pipeline.reports.explain_render import render as render_explanation
 from pipeline.reports.stats import GROUPS, StatsFilter, player_stats
-from pipeline.rules import ENGINE, RULE_SETS, RuleSet, UnknownRuleSet, get_rule_set
+from pipeline.rules import ENGINE, UnknownRuleSet, get_rule_set
 from pipeline.run import run_lake
 from pipeline.violations import Reject
 
@@ -99,23 +108,6 @@ _EXIT_ABORTED = 130
 """Ctrl-C: 128 + SIGINT, the status a shell gives a process the signal ended."""
 
 
-InputFormat = Annotated[
-    str | None,
-    typer.Option("--input-format", help=f"Force the input format: {', '.join(INPUT_FORMATS)}."),
-]
-_RULE_NAMES = f"{', '.join(list(RULE_SETS)[:-1])} or {list(RULE_SETS)[-1]}"  # standard or …
-Rules = Annotated[str, typer.Option("--rules", help=f"Rule set: {_RULE_NAMES}.")]
-Output = Annotated[Path | None, typer.Option("--output", "-o", help="Write here; - for stdout.")]
-
-
-def _check_input_format(value: str | None) -> None:
-    if value is not None and value not in INPUT_FORMATS:
-        known = ", ".join(INPUT_FORMATS)
-        raise typer.BadParameter(
-            f"unknown input format {value!r}; choose from {known}", param_hint="--input-format"
-        )
-
-
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"croupier {__version__} (rules engine: {ENGINE})")
@@ -134,18 +126,6 @@ def _root(
 ) -> None:
     """Croupier: replay, judge and settle Omaha hand histories, and write a Parquet lake."""
     _state["debug"] = debug
-
-
-def _fail(message: str, code: int = EXIT_ENVIRONMENT) -> typer.Exit:
-    stderr.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
-    return typer.Exit(code)
-
-
-def _outside_lake(lake: Path, **outputs: Path | None) -> None:
-    """Refuse (exit 2, nothing written) an output that would land inside the lake folder."""
-    inside = output_in_lake(lake, {f"--{o.replace('_', '-')}": p for o, p in outputs.items()})
-    if inside is not None:
-        raise _fail(inside, EXIT_USAGE)
 
 
 @app.command("convert")
@@ -175,7 +155,7 @@ def convert_command(
         raise typer.BadParameter(
             f"unknown format {to!r}; choose from {', '.join(OUTPUT_FORMATS)}", param_hint="--to"
         )
-    _check_input_format(input_format)
+    check_input_format(input_format)
     report = convert(input_path, output, to=to, input_format=input_format)
     if rejects is not None:
         write_rejects(report.rejects, rejects)
@@ -185,15 +165,6 @@ def convert_command(
             stderr.print(f"[yellow]not written[/] {escape(hand_id)}: {escape(why)}", soft_wrap=True)
         left_out = f", not written {len(report.unwritable)}" if report.unwritable else ""
         stderr.print(f"converted {report.hands} hands, rejected {len(report.rejects)}{left_out}")
-
-
-def _rules(name: str) -> RuleSet:
-    try:
-        return get_rule_set(name)
-    except UnknownRuleSet:  # the names --help lists, not the versioned labels also taken
-        raise typer.BadParameter(
-            f"--rules: unknown rule set {name!r}; choose {_RULE_NAMES}"
-        ) from None
 
 
 @app.command("check")
@@ -223,8 +194,8 @@ def check_command(
         raise typer.BadParameter(
             f"unknown format {fmt!r}; choose text or json", param_hint="--format"
         )
-    _check_input_format(input_format)
-    rule_set = _rules(rules)
+    check_input_format(input_format)
+    rule_set = rule_set_named(rules)
     summary = CheckSummary()
     with paused_gc(), steps("checking") as step:
         for item in check_paths(inputs, rules=rule_set, input_format=input_format):
@@ -241,34 +212,6 @@ def check_command(
         print_check_summary(summary, rule_set.label)
     if summary.hands_with_errors or summary.rejects:
         raise typer.Exit(EXIT_VIOLATIONS)
-
-
-def _check_game(variant: str | None, betting: str | None) -> None:
-    """Refuse (exit 2) a --variant or --betting Croupier does not know, listing those it does."""
-    for name, value, choices in (
-        ("variant", variant, [v.value for v in Variant]),
-        ("betting", betting, [b.value for b in Betting]),
-    ):
-        if value is not None and value not in choices:
-            message = f"unknown {name} {value!r}; choose from {', '.join(choices)}"
-            raise typer.BadParameter(message, param_hint=f"--{name}")
-
-
-def _players(text: str) -> tuple[int, int]:
-    low, _, high = text.partition("-")
-    try:
-        lo, hi = int(low), int(high or low)
-    except ValueError:
-        raise typer.BadParameter(
-            f"players must be N or N-M, not {text!r}", param_hint="--players"
-        ) from None
-    if lo > hi:
-        raise typer.BadParameter(f"players N-M needs N <= M, not {text!r}", param_hint="--players")
-    if not 2 <= lo <= hi <= 10:
-        raise typer.BadParameter(
-            f"players must be between 2 and 10, not {text!r}", param_hint="--players"
-        )
-    return lo, hi
 
 
 @app.command("generate")
@@ -325,12 +268,12 @@ def generate_command(
 
     Example: [bold]croupier generate --hands 1000 --variant omaha --seed 7 -o plo.jsonl[/]
     """
-    _check_game(variant or None, betting or None)
+    check_game(variant or None, betting or None)
     game = Variant(variant) if variant else None
     structure = Betting(betting) if betting else None
     if game is not None and game.is_courchevel and hole_cards not in (None, 5):
         raise typer.BadParameter("Courchevel deals 5 hole cards", param_hint="--hole-cards")
-    lo, hi = _players(players)
+    lo, hi = player_range(players)
     choice = GameChoice(
         variant=game, hole_cards=hole_cards, betting=structure, min_players=lo, max_players=hi
     )
@@ -438,8 +381,8 @@ def run_command(
         raise typer.BadParameter(
             f"--staging {staging!r} is not a URL (scheme://path)", param_hint="--staging"
         )
-    _check_input_format(input_format)
-    rule_set = _rules(rules)
+    check_input_format(input_format)
+    rule_set = rule_set_named(rules)
     try:
         with progress(quiet) as on_progress:
             report = run_lake(
@@ -456,7 +399,7 @@ def run_command(
                 staging_url=staging,
             )
     except (LakeLocked, ExecutorError) as error:
-        raise _fail(str(error)) from None
+        raise fail(str(error)) from None
     if fmt == "json":
         typer.echo(json.dumps(report_dict(report), ensure_ascii=False))
     elif not quiet:
@@ -507,20 +450,20 @@ def query_command(
         raise typer.BadParameter(
             f"unknown format {fmt!r}; choose table, csv or json", param_hint="--format"
         )
-    _outside_lake(lake, output=output)
+    outside_lake(lake, output=output)
     try:
         result = run_query(lake, sql, list(params or []), allow_external=allow_external)
     except LakeError as error:
-        raise _fail(str(error)) from None
+        raise fail(str(error)) from None
     except NotReadOnly as error:
-        raise _fail(f"SQL: {error}", EXIT_USAGE) from None
+        raise fail(f"SQL: {error}", EXIT_USAGE) from None
     except duckdb.Error as error:
         first = str(error).strip().splitlines()[0]
         if "count mismatch" in first or "not provided" in first:  # say what was given
             first += f" (one --param per ?: {len(params or [])} given)"
         elif params and isinstance(error, duckdb.BinderException | duckdb.ConversionException):
             first += " (--param values are text: cast them, e.g. CAST(? AS INTEGER))"
-        raise _fail(f"SQL: {first}", EXIT_USAGE) from None
+        raise fail(f"SQL: {first}", EXIT_USAGE) from None
     if fmt == "table" and output is None:
         print_table(result)
     else:  # a table written to a file is CSV
@@ -575,19 +518,19 @@ def audit_command(
         raise typer.BadParameter(
             f"unknown format {fmt!r}; choose {', '.join(_AUDIT_FORMATS)}", param_hint="--format"
         )
-    _outside_lake(lake, output=output, html=html_file)
+    outside_lake(lake, output=output, html=html_file)
     html_out = html_file is not None and is_stdout(html_file)
     if html_out and (is_stdout(output) if output is not None else fmt != "table"):
         message = f"--html - and the {fmt} report would both go to standard output; "
-        raise _fail(message + "write one of them to a file", EXIT_USAGE)
+        raise fail(message + "write one of them to a file", EXIT_USAGE)
     if html_file is not None and output is not None and same_file(html_file, output):
         message = f"--html and -o both name {output}: the report would overwrite the page; "
-        raise _fail(message + "give them different files", EXIT_USAGE)
+        raise fail(message + "give them different files", EXIT_USAGE)
     try:
         with steps("auditing") as step:
             report = audit(lake, examples=examples, limit=limit or None, on_step=step)
     except LakeError as error:
-        raise _fail(str(error)) from None
+        raise fail(str(error)) from None
     if html_file is not None:
         emit(render_html(report), html_file)
     renderers = {"json": render_json, "csv": render_csv, "markdown": render_markdown}
@@ -648,8 +591,8 @@ def stats_command(
         )
     if fmt == "parquet" and output is None:
         raise typer.BadParameter("--format parquet needs --output FILE", param_hint="--output")
-    _outside_lake(lake, output=output)
-    _check_game(variant, betting)
+    outside_lake(lake, output=output)
+    check_game(variant, betting)
     if stakes is not None:
         try:
             finite = Decimal(stakes).is_finite()
@@ -681,7 +624,7 @@ def stats_command(
         with steps("computing player statistics"):
             result = player_stats(lake, spec)
     except LakeError as error:
-        raise _fail(str(error)) from None
+        raise fail(str(error)) from None
     if fmt == "parquet":
         assert output is not None
         import pyarrow as pa
@@ -743,8 +686,8 @@ def explain_command(
     if lake is not None and input_path is not None:
         raise typer.BadParameter("give --lake or --input, not both")
     if input_path is None:
-        _outside_lake(lake or Path("lake"), output=output)
-    _check_input_format(input_format)
+        outside_lake(lake or Path("lake"), output=output)
+    check_input_format(input_format)
     judged_by: str | None = None
     try:
         if input_path is not None:
@@ -753,17 +696,17 @@ def explain_command(
             found = locate(lake if lake is not None else Path("lake"), hand)
             record, judged_by = found.hand, found.rules
     except ExplainError as error:
-        raise _fail(str(error)) from None
+        raise fail(str(error)) from None
     if rules is None and judged_by is not None:
         try:
             rule_set = get_rule_set(judged_by)
         except UnknownRuleSet:
-            raise _fail(
+            raise fail(
                 f"the lake judged this hand with rule set {judged_by}, which this version does "
                 "not know; choose one with --rules"
             ) from None
     else:
-        rule_set = _rules(rules or "standard")
+        rule_set = rule_set_named(rules or "standard")
     emit(render_explanation(explain(record, rule_set), fmt), output)
 
 
