@@ -535,13 +535,15 @@ def test_utf16_in_other_formats_is_one_clear_reject(fmt: str, name: str, tmp_pat
 @pytest.mark.parametrize(
     "name", ["jsonl", "pokerstars/zoom.txt", "phh/extensions.phhs", "ohh/omaha_pl.ohh"]
 )
+@pytest.mark.parametrize("blank", ["", "\n", "\r\n \n"])  # a first line too short to tell
 def test_utf16_without_a_byte_order_mark_is_one_clear_reject_too(
-    name: str, codec: str, order: str, tmp_path: Path
+    name: str, codec: str, order: str, blank: str, tmp_path: Path
 ) -> None:
     if name == "jsonl":
         text = jsonl(hand("U-1"), hand("U-2")).decode()
     else:
         text = (FIXTURES / name).read_text(encoding="utf-8")
+    text = blank + text
     path = tmp_path / f"utf16-{Path(name).name}"
     path.write_bytes(text.encode(codec))  # no mark: the every-other NUL tells it
     [reject] = read_hands(path)  # detected, whatever the format

@@ -20,9 +20,11 @@ Limits (each far beyond any real hand):
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import replace
+from functools import partial
 from typing import IO, Protocol
 
 import msgspec
@@ -132,6 +134,9 @@ def clean_text(text: str) -> str:
 _SKIP_BYTES = 1 << 20
 """How much of an over-long line is read at a time while it is skipped."""
 _UTF8_BOM = b"\xef\xbb\xbf"
+_SNIFF_BYTES = 64
+"""The bytes of blank first lines looked at for UTF-16 (see :func:`utf16_order`)."""
+_BLANK_OR_NUL = b" \t\r\n\x00"
 _EXCERPT_CHARS = 160
 
 
@@ -141,30 +146,39 @@ def read_lines(stream: IO[bytes], source: str, limit: int) -> Iterator[tuple[int
     The line readers' common part, with memory bounded by ``limit`` whatever the stream
     holds: a line longer than ``limit`` bytes is a ``line-too-long`` reject (its size and
     first characters), skipped in small reads. A UTF-8 byte-order mark at the start is
-    dropped; a UTF-16 one makes the whole stream one ``bad-encoding`` reject (its bytes
-    are read to the end, and nothing else).
+    dropped; UTF-16 text, with a mark or without (then perhaps after blank lines, whose
+    bytes it is judged with), makes the whole stream one ``bad-encoding`` reject (its
+    bytes are read to the end, and nothing else).
 
     >>> import io
     >>> lines = list(read_lines(io.BytesIO(b"\\xef\\xbb\\xbfabc\\nbcdef\\n\\nc"), "f", 3))
     >>> lines[0], lines[1].message, lines[2:]
     ((1, b'abc\\n'), 'line of 6 bytes is longer than the limit of 3', [(3, b'\\n'), (4, b'c')])
     """
-    number = 0
-    while True:
+    held: list[bytes] = []  # the first line, and more while they are blank
+    head = b""
+    while len(head) < _SNIFF_BYTES:  # UTF-16 may start with a line too short to tell
         raw = stream.readline(limit + 1)
         if not raw:
+            break
+        held.append(raw)
+        head += raw[: _EXCERPT_CHARS * 4]  # enough to tell, and for the reject's excerpt
+        if is_utf16(head):
+            yield utf16_reject(source, head)
+            while stream.readline(_SKIP_BYTES):
+                pass
             return
+        if raw.strip(_BLANK_OR_NUL) or not raw.endswith(b"\n"):
+            break
+    number = 0
+    held.reverse()  # popped as read: an over-long line held is freed before it is skipped
+    popped = (held.pop() for _ in range(len(held)))
+    for raw in itertools.chain(popped, iter(partial(stream.readline, limit + 1), b"")):
         number += 1
-        if number == 1:
-            if is_utf16(raw):
-                yield utf16_reject(source, raw)
-                while stream.readline(_SKIP_BYTES):
-                    pass
-                return
-            if raw.startswith(_UTF8_BOM):  # the mark does not count toward the limit
-                raw = raw[len(_UTF8_BOM) :]
-                if len(raw) == limit + 1 - len(_UTF8_BOM) and not raw.endswith(b"\n"):
-                    raw += stream.readline(len(_UTF8_BOM))
+        if number == 1 and raw.startswith(_UTF8_BOM):  # the mark does not count toward the limit
+            raw = raw[len(_UTF8_BOM) :]
+            if len(raw) == limit + 1 - len(_UTF8_BOM) and not raw.endswith(b"\n"):
+                raw += stream.readline(len(_UTF8_BOM))
         if len(raw) > limit and not raw.endswith(b"\n"):
             head, size = raw[: _EXCERPT_CHARS * 4], len(raw)
             del raw  # the rest is read a little at a time and dropped
