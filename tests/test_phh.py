@@ -422,6 +422,25 @@ def test_decimal_amounts_set_the_scale() -> None:
     assert hand.seats[0].stack == 20_000
 
 
+def test_keys_above_the_first_hand_table_are_one_reject_and_the_hands_are_read() -> None:
+    text = f"# a session\ntitle = 'Friday'\nvenue = 'home'\n\n[1]\n{HEADS_UP}\n[2]\n{HEADS_UP}"
+    first, *hands = parse_phh(text, "session.phhs")
+    assert isinstance(first, Reject)
+    assert (first.line, first.code) == (1, RejectCode.SCHEMA_VIOLATION)
+    assert first.message.startswith("lines 1-3 are outside any hand")
+    assert "title = 'Friday'" in first.excerpt
+    assert [type(h) for h in hands] == [HandRecord, HandRecord]
+    assert [h.line for h in hands if isinstance(h, HandRecord)] == [
+        5,
+        text.count("\n", 0, text.index("[2]")) + 1,
+    ]
+
+
+def test_a_hand_with_a_table_of_its_own_is_still_one_hand() -> None:
+    [hand] = parse_phh(f"{HEADS_UP}\n[notes]\nby = 'dealer'\n", "h.phh")
+    assert isinstance(hand, HandRecord)
+
+
 def test_phhs_holds_several_hands_and_one_bad_hand_is_one_reject() -> None:
     good = HEADS_UP.replace("finishing_stacks", "hand = 'named'\nfinishing_stacks")
     text = f"[1]\n{HEADS_UP}\n[2]\nvariant = 'PO'\nactions = [\n\n[3]\n{good}"

@@ -2,7 +2,8 @@
 
 A ``.phh`` file is one hand: TOML keys such as ``variant``, ``antes``,
 ``blinds_or_straddles``, ``starting_stacks`` and ``actions``. A ``.phhs`` file holds
-several, each under a table header (``[1]``, ``[2]`` …). :func:`decode_hand` turns one
+several, each under a table header (``[1]``, ``[2]`` …); keys above the first header
+belong to no hand and are one reject. :func:`decode_hand` turns one
 hand's text into a record or a reject and never raises on bad data;
 :mod:`pipeline.formats.phh_stream` reads a file as a stream of hands, each decoded on its
 own, so one broken hand is one reject and the next hand is still read.

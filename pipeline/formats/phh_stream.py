@@ -27,9 +27,11 @@ def _chunks(
     """Group lines into hands: ``(first line, table key or None, text)``, or line rejects.
 
     A file whose first significant line is a table header holds one hand per top-level
-    table (a header ``[k.sub]`` stays with hand ``k``); otherwise the file is one hand.
-    A hand's text stops growing just past :data:`MAX_HAND_BYTES` (it is rejected as too
-    long), so memory stays bounded whatever the file holds.
+    table (a header ``[k.sub]`` stays with hand ``k``); otherwise the file is one hand,
+    unless a numbered table (``[1]``) comes later: then it holds hands after keys that
+    belong to none, given as the chunk ``(1, PREAMBLE, text)``. A hand's text stops
+    growing just past :data:`MAX_HAND_BYTES` (it is rejected as too long), so memory
+    stays bounded whatever the file holds.
     """
     key: str | None = None
     start = 1
@@ -45,7 +47,12 @@ def _chunks(
         stripped = text.strip()
         if multi is None and stripped and not stripped.startswith("#"):
             multi = _HEADER_RE.fullmatch(stripped) is not None
-        header = _HEADER_RE.fullmatch(stripped) if multi else None
+        header = _HEADER_RE.fullmatch(stripped) if multi is not None else None
+        if header is not None and not multi:  # one hand, unless this table is hand 1
+            if _table_name(header.group(1)).isdigit():
+                multi, key = True, PREAMBLE
+            else:
+                header = None
         if header is None or (key is not None and _sub_table(header.group(1), key)):
             significant = significant or bool(stripped and not stripped.startswith("#"))
             if size <= MAX_HAND_BYTES:
@@ -57,6 +64,10 @@ def _chunks(
         key, start, body, size = _table_name(header.group(1)), number, [], 0
     if key is not None or significant:
         yield start, key, "".join(body)
+
+
+PREAMBLE = "\x00preamble"
+"""The key of the text above the first hand table of a file of several hands."""
 
 
 def _table_name(header: str) -> str:
@@ -72,6 +83,8 @@ def _hands(lines: Iterator[tuple[int, str] | Reject], source: str) -> Iterator[H
 
     def decode(chunk: tuple[int, str | None, str], last: bool) -> HandRecord | Reject:
         line, key, text = chunk
+        if key == PREAMBLE:
+            return vet(_preamble(source, line, text))
         if len(text) > MAX_HAND_BYTES:
             message = f"a hand longer than the limit of {MAX_HAND_BYTES} characters"
             return Reject(source, line, RejectCode.MALFORMED_HAND, message, _excerpt(text))
@@ -89,6 +102,16 @@ def _hands(lines: Iterator[tuple[int, str] | Reject], source: str) -> Iterator[H
         held = item
     if held is not None:
         yield decode(held, last=True)
+
+
+def _preamble(source: str, line: int, text: str) -> Reject:
+    last = line + text.count("\n", 0, len(text.rstrip("\n")))
+    where = f"line {line} is" if last == line else f"lines {line}-{last} are"
+    message = (
+        f"{where} outside any hand: a file of several hands holds each under its own "
+        "table ([1], [2] …), and keys above the first belong to none"
+    )
+    return Reject(source, line, RejectCode.SCHEMA_VIOLATION, message, _excerpt(text))
 
 
 def _stream_lines(stream: IO[bytes], source: str) -> Iterator[tuple[int, str] | Reject]:
