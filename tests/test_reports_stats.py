@@ -256,6 +256,18 @@ def test_tournament_chips_are_never_added_to_cash(tmp_path: Path) -> None:
     assert rows[("Ann", "USD tournament")]["net_won"] == "100"
 
 
+def test_tournament_chips_are_never_added_to_play_chips_at_a_cash_table(tmp_path: Path) -> None:
+    chips = [post(1, "small", "50"), post(2, "big", "100"), raise_to(1, "300"), fold(2)]
+    chips.append(uncalled(1, "200"))
+    game = {"small_blind": "50", "big_blind": "100", "unit": "1", "currency": "CHIPS"}
+    stacks = ["1500", "1500"]
+    tournament = _hand("TOURNEY", chips, stacks=stacks, game=game, tournament={"id": "T1"})
+    cash = _hand("CASH", chips, stacks=stacks, game=game)
+    rows = _stats(tmp_path, tournament, cash)
+    assert rows[("Ann", "CHIPS")]["net_won"] == "100"
+    assert rows[("Ann", "CHIPS tournament")]["net_won"] == "100"
+
+
 def test_only_hands_replayed_to_the_end_count(tmp_path: Path) -> None:
     three = ["100.00", "100.00", "100.00"]
     flop = [post(1, "small", "0.50"), post(2, "big", "1.00"), raise_to(3, "3.00")]

@@ -27,11 +27,9 @@ __all__ = [
     "view_sql",
 ]
 
-CURRENCY = (
-    "CASE WHEN h.tournament AND h.currency <> 'CHIPS' THEN h.currency || ' tournament' "
-    "ELSE h.currency END"
-)
-"""A group's currency: tournament chips are never added to cash."""
+CURRENCY = "CASE WHEN h.tournament THEN h.currency || ' tournament' ELSE h.currency END"
+"""A group's currency: tournament chips are never added to cash, nor to play chips
+(``CHIPS`` at a cash table, as PHH and OHH hands without a currency are read)."""
 
 _FINE = f"CAST(pow(10, {MAX_SCALE} - h.scale) AS HUGEINT)"
 _NET = f"sum(s.net * {_FINE}) // CAST(pow(10, {MAX_SCALE} - max(h.scale)) AS HUGEINT)"

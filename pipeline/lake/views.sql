@@ -74,7 +74,7 @@ ORDER BY n DESC, code;
 -- player_stats: written by python -m pipeline.lake.stats_sql (do not edit)
 CREATE OR REPLACE VIEW player_stats AS
 SELECT s.player,
-       CASE WHEN h.tournament AND h.currency <> 'CHIPS' THEN h.currency || ' tournament' ELSE h.currency END AS currency,
+       CASE WHEN h.tournament THEN h.currency || ' tournament' ELSE h.currency END AS currency,
        count(*) AS hands,
        sum(CASE WHEN s.vpip THEN 1 ELSE 0 END) AS vpip,
        sum(CASE WHEN s.vpip_opp THEN 1 ELSE 0 END) AS vpip_opp,
