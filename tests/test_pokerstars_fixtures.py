@@ -22,9 +22,9 @@ from pipeline.formats.pokerstars import (
     read_pokerstars,
 )
 from pipeline.model import ActionType, Betting, Blind, HandRecord, Status, Variant
-from pipeline.rules import replay
+from pipeline.rules import get_rule_set, replay
 from pipeline.settle import hand_status, settle
-from pipeline.violations import Reject, RejectCode
+from pipeline.violations import Code, Reject, RejectCode
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "pokerstars"
 
@@ -515,7 +515,28 @@ def test_tournament_headers(part: str, buyin: str | None, currency: str | None, 
     assert hand.tournament is not None
     assert (hand.tournament.id, hand.tournament.buyin) == ("9", buyin)
     assert (hand.tournament.currency, hand.tournament.level) == (currency, level)
-    assert (hand.game.currency, hand.game.scale, hand.game.big_blind) == ("CHIPS", 0, 100)
+    # a limit header names the bets: its big blind is the small bet (50), whatever is posted
+    big_blind = 50 if "Hi/Lo Limit" in part else 100
+    assert (hand.game.currency, hand.game.scale, hand.game.big_blind) == ("CHIPS", 0, big_blind)
+
+
+def test_a_limit_big_blind_is_the_small_bet_so_a_wrong_post_is_flagged() -> None:
+    text = (
+        "PokerStars Hand #300:  Omaha Hi/Lo Limit ($0.10/$0.20 USD) - 2020/01/01 10:00:00 ET\n"
+        "Table 'T' 6-max Seat #1 is the button\n"
+        "Seat 1: Alice ($2 in chips)\nSeat 2: Bob ($2 in chips)\nSeat 3: Carl ($2 in chips)\n"
+        "Bob: posts small blind $0.05\nCarl: posts big blind $0.07\n*** HOLE CARDS ***\n"
+        "Alice: raises $0.10 to $0.17\nBob: folds\nCarl: folds\n"
+        "Uncalled bet ($0.10) returned to Alice\nAlice collected $0.19 from pot\n"
+        "*** SUMMARY ***\nTotal pot $0.19 | Rake $0\n"
+        "Seat 1: Alice (button) collected ($0.19)\n"
+        "Seat 2: Bob (small blind) folded before Flop\n"
+        "Seat 3: Carl (big blind) folded before Flop\n"
+    )
+    hand = only_hand(text)
+    assert (hand.game.small_blind, hand.game.big_blind) == (5, 10)
+    codes = {v.code for v in replay(hand, get_rule_set("standard")).violations}
+    assert Code.BLIND_WRONG_AMOUNT in codes
 
 
 def test_a_progressive_knockout_split_is_read_in_tournament_money() -> None:

@@ -514,10 +514,12 @@ def _blinds(state: _State) -> tuple[int, int, int]:
     ante = antes.most_common(1)[0][0] if antes else 0
     if header.betting is not Betting.FIXED_LIMIT:
         return header.low_stake, header.high_stake, ante
-    smalls, bigs = posts.get(Blind.SMALL), posts.get(Blind.BIG)
-    big = bigs.most_common(1)[0][0] if bigs else header.low_stake
+    # A limit header names the bets: the big blind is the small bet (R5.limit-size), so a
+    # wrong post is judged by it. The small blind is not always half (R2.blind-sizes):
+    # the posts tell it.
+    smalls = posts.get(Blind.SMALL)
     small = smalls.most_common(1)[0][0] if smalls else header.low_stake // 2
-    return small, big, ante
+    return small, header.low_stake, ante
 
 
 def _hole_cards(state: _State) -> int:
