@@ -675,6 +675,21 @@ def test_a_summary_that_contradicts_the_hand_is_rejected_quoting_both_lines(
     assert reject.excerpt == summary_text
 
 
+def test_a_summary_winner_the_body_does_not_pay_is_rejected_quoting_the_collections() -> None:
+    old = "Seat 2: Alice B (small blind) folded on the Flop"
+    text = _zoom_text()
+    assert text.count(old) == 1
+    text = text.replace(old, "Seat 2: Alice B (small blind) collected ($19.70)")
+    (reject,) = parse_pokerstars(text, "x")
+    assert isinstance(reject, Reject) and reject.code is RejectCode.BAD_AMOUNT
+    (summary, summary_text), (body, body_text) = (
+        _numbered(text, start) for start in ("Seat 2: Alice B (small", "DaddyCa$h collected")
+    )
+    assert reject.message.startswith(f"line {summary}: the summary says the seat won: ")
+    assert repr(summary_text) in reject.message
+    assert reject.message.endswith(f"line {body}: {body_text!r}")
+
+
 def test_a_summary_that_sums_a_split_pot_or_shows_cards_in_another_order_agrees() -> None:
     text = _zoom_text().replace(
         "DaddyCa$h collected $19.70 from pot",

@@ -10,7 +10,9 @@ The summary repeats what the body of the hand says, and :func:`check_summary` ho
 that: a summary seat line whose ``won (X)``/``collected (X)`` is not what the seat's
 ``collected … from pot`` lines add up to is a ``bad-amount`` reject, and one whose
 ``showed [..]`` or ``mucked [..]`` cards are not the ones the seat showed or mucked at the
-showdown is a ``bad-card`` reject; each message quotes both lines. The real logs agree,
+showdown is a ``bad-card`` reject; each message quotes both lines. A seat the summary says
+won, with no collection line of its own where other seats have theirs, and no cash-out,
+is a ``bad-amount`` reject too (the summary pays someone the body does not). The real logs agree,
 hi/lo halves, runs of a board run twice and cash-outs included: a split pot's summary
 sums the seat's collections (``won ($0.29)`` for ``$0.20`` and ``$0.09``), and a seat that
 cashed out has no collection line for its summary amount to be held to.
@@ -198,6 +200,11 @@ def check_summary(state: _State, lines: Sequence[tuple[int, str]]) -> None:
                 RejectCode.BAD_AMOUNT,
                 "the summary's amount won is not what the seat collected",
             )
+    if state.collections:  # a winner without a line of its own must have cashed out
+        paid = {c.seat for c in state.collections} | {c.seat for c in state.cash_outs}
+        for seat in sorted(state.summary_seats - paid):
+            if state.summary_won.get(seat, 0) > 0:
+                _unpaid(state, lines, seat)
     for seat, (kind, cards) in sorted(state.summary_cards.items()):
         if kind is ActionType.SHOW:
             body = [c for s, c in state.shown if s == seat]
@@ -216,6 +223,18 @@ def check_summary(state: _State, lines: Sequence[tuple[int, str]]) -> None:
                 RejectCode.BAD_CARD,
                 f"the summary's cards are not the ones the seat {what}s at the showdown",
             )
+
+
+def _unpaid(state: _State, lines: Sequence[tuple[int, str]], seat: int) -> None:
+    text = dict(lines)
+    summary = state.said[("summary", seat)][0]
+    others = sorted(n for (what, _), said in state.said.items() if what == "collect" for n in said)
+    quoted = "; ".join(f"line {n}: {text.get(n, '')!r}" for n in others)
+    message = (
+        f"the summary says the seat won: {text.get(summary, '')!r}, but no line collects it "
+        f"or cashes it out, and the hand's collections are {quoted}"
+    )
+    raise _error(summary, message, RejectCode.BAD_AMOUNT)
 
 
 def _contradiction(
