@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pipeline.lake.query import run_query
-from pipeline.lake.rows import positions
+from pipeline.lake.rows import hand_positions, positions
 from pipeline.rules import Replay
 from pipeline.rules.stats import SeatStats, seat_stats
 from pipeline.run import run_lake
@@ -182,6 +182,24 @@ def test_four_handed_the_seat_before_the_button_is_the_cutoff_and_may_steal() ->
     hand = [*_blinds(), raise_to(3, "3.50"), fold(4), fold(1), fold(2), uncalled(3, "2.50")]
     stats = _stats(play(hand, seats=4))
     assert (stats[3].steal_opp, stats[3].steal) == (True, True)
+
+
+def test_with_no_small_blind_the_first_seat_after_the_button_is_the_big_blind() -> None:
+    """R2.no-small-blind: seat 2 (empty) would have been the small blind; seat 3 posts the
+    big blind, and the four players are named as at a table of five."""
+    hand = [post(3, "big", "1.00"), fold(4), fold(5), fold(1), uncalled(3, "1.00")]
+    judged = play(hand, seats=[1, 3, 4, 5], button=1)
+    assert judged.errors == (), judged.errors
+    names = hand_positions(judged.hand, judged.seats)
+    assert dict(zip(judged.seats, names, strict=True)) == {3: "BB", 4: "HJ", 5: "CO", 1: "BTN"}
+    stats = dict(zip(judged.seats, seat_stats(judged, names), strict=True))
+    assert [stats[s].steal_opp for s in (4, 5, 1)] == [False, True, True]  # HJ is no steal
+
+
+def test_a_small_blind_posted_keeps_the_usual_names() -> None:
+    hand = [*_blinds(), fold(3), fold(4), fold(1), uncalled(2, "0.50")]
+    judged = play(hand, seats=4)
+    assert hand_positions(judged.hand, judged.seats) == positions(4)
 
 
 def found_codes(judged: Replay) -> list[tuple[int | None, str]]:

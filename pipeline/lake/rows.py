@@ -18,7 +18,7 @@ import pyarrow.compute as pc
 
 from pipeline.cards import UNKNOWN, format_cards
 from pipeline.lake.schema import TABLES
-from pipeline.model import ActionType, HandRecord
+from pipeline.model import ActionType, Blind, HandRecord
 from pipeline.pots import split_evenly
 from pipeline.rules import Replay, Step
 from pipeline.rules.state import Street
@@ -26,13 +26,14 @@ from pipeline.rules.stats import seat_flags
 from pipeline.settle import Half, Settlement, error_count, hand_status
 from pipeline.violations import Reject
 
-__all__ = ["UNKNOWN_MONTH", "ChunkRows", "month_of", "positions"]
+__all__ = ["UNKNOWN_MONTH", "ChunkRows", "hand_positions", "month_of", "positions"]
 
 UNKNOWN_MONTH = "unknown"
 """The partition of hands whose log has no start time."""
 
 _BACK = ("CO", "HJ", "MP")
-_SHOW = ActionType.SHOW
+_SHOW, _POST, _DEAL = ActionType.SHOW, ActionType.POST, ActionType.DEAL
+_SMALL, _BIG = Blind.SMALL, Blind.BIG
 
 
 def positions(n: int) -> list[str]:
@@ -56,6 +57,28 @@ def positions(n: int) -> list[str]:
     ahead = middle - len(back)
     front = ["UTG"] + [f"UTG+{k}" for k in range(1, ahead)] if ahead else []
     return ["SB", "BB", *front, *back, "BTN"]
+
+
+def hand_positions(hand: HandRecord, seats: Sequence[int]) -> list[str]:
+    """Return the position names of the players dealt in (``seats``, from left of the button).
+
+    :func:`positions`, but for a hand with no small blind (R2.no-small-blind: nobody posts
+    one and the big blind is the first seat after the button): its players are named as
+    at a table of one more, the small blind's seat empty.
+    """
+    n = len(seats)
+    if n < 3:
+        return positions(n)
+    big: int | None = None
+    for action in hand.actions:
+        if action.type is _POST:
+            if action.blind is _SMALL:
+                return positions(n)
+            if action.blind is _BIG and big is None:
+                big = action.seat
+        elif action.type is not _DEAL:  # the betting began: every blind is posted
+            break
+    return positions(n + 1)[1:] if big == seats[0] else positions(n)
 
 
 def month_of(moment: datetime | None) -> str:
@@ -214,7 +237,7 @@ class ChunkRows:
         seats = judged.seats
         if not seats:  # a hand with nobody dealt in has no seat rows
             return
-        names = positions(len(seats))
+        names = hand_positions(hand, seats)
         result = hand.result
         recorded: dict[int, int] | None = None
         cashed: dict[int, tuple[int, int]] = {}

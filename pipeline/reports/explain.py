@@ -25,7 +25,7 @@ from pathlib import Path
 
 from pipeline.cards import UNKNOWN
 from pipeline.evaluate import best_high, best_low8
-from pipeline.lake.rows import positions
+from pipeline.lake.rows import hand_positions
 from pipeline.model import Action, ActionType, Betting, Blind, HandRecord, Status, Variant
 from pipeline.reports.explain_pots import (
     BETTING_TYPES,
@@ -302,7 +302,7 @@ def _flags(hand: HandRecord) -> tuple[str, ...]:
 
 
 def _seats(hand: HandRecord, judged: Replay) -> tuple[SeatRow, ...]:
-    labels = dict(zip(judged.seats, positions(len(judged.seats)), strict=True))
+    labels = dict(zip(judged.seats, hand_positions(hand, judged.seats), strict=True))
     unknown = " ".join(["??"] * hand.game.hole_cards)
     rows = []
     for s in hand.seats:
