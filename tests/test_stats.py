@@ -202,6 +202,19 @@ def test_a_small_blind_posted_keeps_the_usual_names() -> None:
     assert hand_positions(judged.hand, judged.seats) == positions(4)
 
 
+def test_a_raise_out_of_turn_is_the_players_raise_and_the_others_face_it() -> None:
+    """Button 1, blinds 2 and 3: seat 1 raises before seat 4 (out of turn); the replay
+    applies the raise, so seat 4 folds facing it, and every later seat could 3-bet."""
+    hand = [post(2, "small", "0.50"), post(3, "big", "1.00"), raise_to(1, "3.00"), fold(4)]
+    hand += [fold(2), fold(3), uncalled(1, "2.00")]
+    judged = play(hand, seats=4, button=1)
+    assert [code for _, code in found_codes(judged)] == ["action-out-of-turn"]
+    stats = dict(zip(judged.seats, seat_stats(judged, positions(4)), strict=True))
+    assert (stats[1].vpip_opp, stats[1].vpip, stats[1].pfr) == (True, True, True)
+    assert all(stats[s].three_bet_opp and not stats[s].three_bet for s in (2, 3, 4))
+    assert not any(stats[s].steal_opp for s in (2, 4))  # a raise came before them
+
+
 def found_codes(judged: Replay) -> list[tuple[int | None, str]]:
     return [(v.seq, v.code.value) for v in judged.violations]
 

@@ -31,12 +31,12 @@ _AGGRESSIVE = frozenset({ActionType.BET, ActionType.RAISE})
 _VOLUNTARY = (ActionType.CALL, ActionType.BET, ActionType.RAISE)
 _FOLD, _CALL, _BET = ActionType.FOLD, ActionType.CALL, ActionType.BET
 _STEAL_POSITIONS = frozenset({"CO", "BTN", "SB"})
-_NO_TURN = frozenset(
-    {Code.IDLE_CHECK, Code.ACTION_OUT_OF_TURN, Code.ACTION_AFTER_HAND_END, Code.UNKNOWN_SEAT}
-)
-"""Codes of an action the rules gave the player no turn for: not a decision. An action
-flagged for its size or the log's bookkeeping (a raise above the pot limit, a call of the
-wrong amount) is still the player's decision, as the replay applies it."""
+_NO_TURN = frozenset({Code.IDLE_CHECK, Code.ACTION_AFTER_HAND_END, Code.UNKNOWN_SEAT})
+"""Codes of an action that is no decision: a check by a player with nothing left to decide,
+an action after the hand ended, one by nobody dealt in. An action flagged for its turn or
+size or the log's bookkeeping (out of turn, a raise above the pot limit, a call of the
+wrong amount) is still the player's decision, as the replay applies it: the players after
+it face it."""
 _JUDGED_AS: dict[Code | None, ActionType] = {
     Code.RAISE_WITHOUT_BET: ActionType.BET,
     Code.BET_FACING_BET: ActionType.RAISE,
