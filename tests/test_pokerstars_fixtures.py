@@ -9,6 +9,7 @@ integer units of the hand (cents, or chips).
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -537,6 +538,17 @@ def test_a_limit_big_blind_is_the_small_bet_so_a_wrong_post_is_flagged() -> None
     assert (hand.game.small_blind, hand.game.big_blind) == (5, 10)
     codes = {v.code for v in replay(hand, get_rule_set("standard")).violations}
     assert Code.BLIND_WRONG_AMOUNT in codes
+
+
+def test_a_bounty_split_between_players_is_kept_as_written_not_shared_out() -> None:
+    text = KNOCKOUT.replace(
+        "Cat wins the $10 bounty for eliminating Ben",
+        "Cat, Ann split the $10.01 bounty for eliminating Ben",
+    )
+    hand = only_hand(text)
+    assert hand.result is not None and hand.result.bounties == ()
+    split = [{"by": "Cat, Ann", "amount": "10.01", "eliminated": "Ben"}]
+    assert dict(hand.extras)["_split_bounties"] == json.dumps(split).encode()
 
 
 def test_a_progressive_knockout_split_is_read_in_tournament_money() -> None:

@@ -45,7 +45,8 @@ What the record holds, and what it never invents:
 - What the model has no field for is kept as ``_`` extras: ``_club`` (a Home Game club),
   ``_zoom``, ``_pots_before_rake`` (Run It Once lists its pots before rake, which
   ``RecordedResult.pots``, "after rake", cannot hold), ``_converter_signs`` and
-  ``_partial_reason`` (why a ``partial`` hand is not whole).
+  ``_partial_reason`` (why a ``partial`` hand is not whole), ``_split_bounties`` (a bounty
+  split between players, ``by`` as written: the log gives no one's share).
 
 Reject codes raised: ``malformed-hand``, ``truncated-hand``, ``bad-amount``, ``bad-card``,
 ``bad-timestamp``, ``unsupported-game``.
@@ -157,9 +158,10 @@ _INFO = (
     r" after the button|has timed out(?: while (?:being )?disconnected)?|is disconnected"
     r"|is connected|has reconnected|has returned|is sitting out|sits out|was removed from the"
     r" table.*|finished the tournament.*|wins the tournament.*|re-buys.*|takes the add-on.*"
-    r"|is feeling .*|has been disconnected|split the .* bounty for eliminating .*"
+    r"|is feeling .*|has been disconnected"
 )
 _INFO_RE = re.compile(rf"^(?:{_INFO})$")
+_SPLIT_BOUNTY_RE = re.compile(rf"^(?P<by>.+?) split the {_A} bounty for eliminating (?P<out>.+)$")
 _ANY_INFO_RE = re.compile(rf"^.+?(?:: (?:sits out|is sitting out|leaves the table)| (?:{_INFO}))$")
 _NO_NAME_INFO = frozenset(
     {
@@ -194,6 +196,7 @@ class _State:
     collections: list[Collection] = field(default_factory=list)
     cash_outs: list[CashOut] = field(default_factory=list)
     bounties: list[SeatAmount] = field(default_factory=list)
+    split_bounties: list[tuple[str, int, str]] = field(default_factory=list)  # by, amount, out
     fees: list[Fee] = field(default_factory=list)
     pots: list[tuple[int, int]] = field(default_factory=list)  # (index, amount)
     pots_before_rake: bool = False
@@ -469,6 +472,10 @@ def _body_line(state: _State, line: int, text: str) -> None:
         amount = state.money.parse(match.group(1), line)
         state.actions.append(Action(ActionType.UNCALLED, seat=seat, amount=amount))
         return
+    if match := _SPLIT_BOUNTY_RE.match(text):  # who gets what share, the log does not say
+        amount = state.bounty_money.parse(match.group(2), line, body=False)
+        state.split_bounties.append((match.group("by"), amount, match.group("out")))
+        return
     if text in _NO_NAME_INFO or _named(state, text, line) or _ANY_INFO_RE.match(text):
         return
     raise _error(line, f"unrecognised line {text!r}")
@@ -634,6 +641,13 @@ def _extras(state: _State, scale: int) -> tuple[tuple[str, bytes], ...]:
         extras["_pots_before_rake"] = [format_amount(a // div, scale) for _, a in state.pots]
     if state.header.zoom:
         extras["_zoom"] = True
+    if state.split_bounties:
+        bounty_scale = max(2, state.bounty_money.decimals)
+        div = 10 ** (FINE_SCALE - bounty_scale)
+        extras["_split_bounties"] = [
+            {"by": by, "amount": format_amount(amount // div, bounty_scale), "eliminated": out}
+            for by, amount, out in state.split_bounties
+        ]
     if state.partial_reason is not None:
         extras["_partial_reason"] = state.partial_reason
     return tuple((key, json.dumps(value).encode()) for key, value in sorted(extras.items()))
