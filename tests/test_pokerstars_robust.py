@@ -690,6 +690,39 @@ def test_a_summary_winner_the_body_does_not_pay_is_rejected_quoting_the_collecti
     assert reject.message.endswith(f"line {body}: {body_text!r}")
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "code", "message"),
+    [
+        (
+            "Board [Jc Tc 4d 2s 9h]",
+            "Board [Jc Tc 4d 2s 9d]",
+            RejectCode.BAD_CARD,
+            "the summary's board is not the one dealt (Jc Tc 4d 2s 9h): 'Board [Jc Tc 4d 2s 9d]'",
+        ),
+        (
+            "Total pot $20.70 | Rake $1",
+            "Total pot $20.70 Main pot $10.70. Sde pot $10. | Rake $1",
+            RejectCode.MALFORMED_HAND,
+            "unrecognised part of the pot line: 'Sde pot $10.'",
+        ),
+        (
+            "Total pot $20.70 | Rake $1",
+            "Total pot $20.70 | Rake $1\nTotal pot $20.70 | Rake $2",
+            RejectCode.MALFORMED_HAND,
+            "a second Total pot line: 'Total pot $20.70 | Rake $2'",
+        ),
+    ],
+)
+def test_a_summary_board_or_pot_line_the_hand_cannot_hold_is_rejected(
+    old: str, new: str, code: RejectCode, message: str
+) -> None:
+    text = _zoom_text()
+    assert text.count(old) == 1
+    (reject,) = parse_pokerstars(text.replace(old, new), "x")
+    assert isinstance(reject, Reject) and reject.code is code
+    assert reject.message.endswith(message)
+
+
 def test_a_summary_that_sums_a_split_pot_or_shows_cards_in_another_order_agrees() -> None:
     text = _zoom_text().replace(
         "DaddyCa$h collected $19.70 from pot",

@@ -12,7 +12,9 @@ that: a summary seat line whose ``won (X)``/``collected (X)`` is not what the se
 ``showed [..]`` or ``mucked [..]`` cards are not the ones the seat showed or mucked at the
 showdown is a ``bad-card`` reject; each message quotes both lines. A seat the summary says
 won, with no collection line of its own where other seats have theirs, and no cash-out,
-is a ``bad-amount`` reject too (the summary pays someone the body does not). The real logs agree,
+is a ``bad-amount`` reject too (the summary pays someone the body does not), and so is a
+``Board [..]`` line (``FIRST Board`` …) that is not the board dealt (``bad-card``), a second
+``Total pot`` line, or a pot line part that is no pot (``malformed-hand``). The real logs agree,
 hi/lo halves, runs of a board run twice and cash-outs included: a split pot's summary
 sums the seat's collections (``won ($0.29)`` for ``$0.20`` and ``$0.09``), and a seat that
 cashed out has no collection line for its summary amount to be held to.
@@ -27,6 +29,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from pipeline.cards import format_card
 from pipeline.formats.pokerstars_header import AMOUNT, HandError, parse_cards_text
 from pipeline.model import ActionType, Collection, Fee
 from pipeline.violations import RejectCode
@@ -46,6 +49,8 @@ _A = f"({AMOUNT})"
 _TOTAL_RE = re.compile(rf"^Total pot {_A}(?P<rest>.*)$")
 _POT_PART_RE = re.compile(rf"(?P<label>Main pot|Side pot(?:[- ]?(?P<n>[0-9]+))?) {_A}\.?")
 _LABELLED_RE = re.compile(rf"^(?P<label>[A-Za-z][A-Za-z .'/-]*?):? {_A}\.?$")
+_BOARD_LINE_RE = re.compile(r"^(?:(?P<run>FIRST|SECOND|THIRD) )?Board \[(?P<cards>[^\]]*)\]$")
+_RUNS = {"FIRST": 1, "SECOND": 2, "THIRD": 3}
 SUMMARY_SEAT_RE = re.compile(r"^Seat (?P<seat>[0-9]+): (?P<rest>.*)$")
 _POSITION_RE = re.compile(r"^(?: \((?:button|small blind|big blind|dealer)\))*")
 _WON_RE = re.compile(rf"\b(?:won|collected) \(?{_A}\)?")
@@ -72,15 +77,35 @@ def read_summary_line(state: _State, line: int, text: str) -> None:
         _total_line(state, match, line)
     elif match := SUMMARY_SEAT_RE.match(text):
         _summary_seat(state, match, line)
-    # "Board [..]", "FIRST Board [..]", "Hand was run twice": the board is already known
+    elif match := _BOARD_LINE_RE.match(text):
+        _summary_board(state, match, line)
+    # "Hand was run twice": the runouts are already known
+
+
+def _summary_board(state: _State, match: re.Match[str], line: int) -> None:
+    """Hold ``Board [..]`` (``FIRST Board [..]`` …) to the board the body dealt."""
+    run = _RUNS.get(match.group("run") or "")
+    if run is None and state.run_boards:
+        return  # a board run more than once: its runs' lines say each
+    board = state.shared_board + (state.run_boards.get(run, []) if run else [])
+    cards = parse_cards_text(match.group("cards"), line)
+    if tuple(board) != cards:
+        dealt = " ".join(format_card(c) for c in board) or "none"
+        message = f"the summary's board is not the one dealt ({dealt}): {match.group(0)!r}"
+        raise _error(line, message, RejectCode.BAD_CARD)
 
 
 def _total_line(state: _State, match: re.Match[str], line: int) -> None:
     money = state.money
+    if state.total is not None:
+        raise _error(line, f"a second Total pot line: {match.group(0)!r}")
     state.total = money.parse(match.group(1), line)
     parts = match.group("rest").split("|")
     for part in _POT_PART_RE.finditer(parts[0]):
         state.pots.append(_pot_entry(state, part, line))
+    left = _POT_PART_RE.sub("", parts[0]).strip()
+    if left:
+        raise _error(line, f"unrecognised part of the pot line: {left!r}")
     for chunk in parts[1:]:
         text = chunk.strip()
         if not text:
