@@ -723,6 +723,24 @@ def test_a_summary_board_or_pot_line_the_hand_cannot_hold_is_rejected(
     assert reject.message.endswith(message)
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "code", "message"),
+    [
+        ("Seat 6: Player (2)", "Seat 6: Alice", RejectCode.MALFORMED_HAND, "seats 1 and 6 are"),
+        ("*** FLOP *** [Jc Tc 4d]", "*** FLOP *** []", RejectCode.MALFORMED_HAND, "no cards"),
+        ("Alice: folds", "Alice: folds [Zz Qq]", RejectCode.BAD_CARD, "not a card: 'Zz'"),
+    ],
+)
+def test_a_body_the_hand_cannot_be_read_from_is_rejected(
+    old: str, new: str, code: RejectCode, message: str
+) -> None:
+    text = _zoom_text()
+    assert text.count(old) >= 1
+    (reject,) = parse_pokerstars(text.replace(old, new), "x")
+    assert isinstance(reject, Reject) and reject.code is code
+    assert message in reject.message
+
+
 def test_a_summary_that_sums_a_split_pot_or_shows_cards_in_another_order_agrees() -> None:
     text = _zoom_text().replace(
         "DaddyCa$h collected $19.70 from pot",

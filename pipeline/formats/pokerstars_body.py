@@ -54,6 +54,7 @@ Reject codes raised: ``malformed-hand``, ``truncated-hand``, ``bad-amount``, ``b
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections import Counter
@@ -138,7 +139,9 @@ _CAP = rf" and has reached the {AMOUNT} cap"
 _CALL_RE = re.compile(rf"^calls {_A}(?P<all_in>{_ALL_IN})?$")
 _BET_RE = re.compile(rf"^bets {_A}(?P<all_in>{_ALL_IN})?(?:{_CAP})?$")
 _RAISE_RE = re.compile(rf"^raises {_A} to {_A}(?P<all_in>{_ALL_IN})?(?:{_CAP})?$")
-_FOLD_RE = re.compile(r"^folds(?: \[[^\]]*\])?(?: \((?:disconnect|timeout|timed out)\))?$")
+_FOLD_RE = re.compile(
+    r"^folds(?: \[(?P<cards>[^\]]*)\])?(?: \((?:disconnect|timeout|timed out)\))?$"
+)
 _SHOW_RE = re.compile(r"^shows \[(?P<cards>[^\]]*)\](?: \(.*\)| for .*)?$")
 _MUCK_RE = re.compile(r"^mucks(?: hand)?(?: \[(?P<cards>[^\]]*)\])?$")
 _COLLECT_RE = re.compile(
@@ -267,6 +270,10 @@ def _read_seats(state: _State, lines: Sequence[Line], start: int) -> int:
             )
         raise _error(lines[i][0], f"expected a seat line, found {lines[i][1]!r}")
     names = sorted(((s.name, s.seat) for s in state.seats), key=lambda p: -len(p[0]))
+    for (name, first), (other, seat) in itertools.pairwise(sorted(names)):
+        if name == other:  # the actions name players: whose would be a guess
+            message = f"seats {first} and {seat} are both {name!r}: the actions cannot say whose"
+            raise _error(lines[0][0], message, RejectCode.MALFORMED_HAND)
     state.names = names
     return i
 
@@ -290,7 +297,7 @@ def _street(state: _State, match: re.Match[str], line: int) -> None:
     if name == "HOLE CARDS":
         return
     groups = [_cards(g, line) for g in _GROUP_RE.findall(match.group("cards"))]
-    if not groups:
+    if not groups or not all(groups):
         raise _error(line, f"no cards on the {name.lower()} line")
     if name != "PRE-FLOP":  # Courchevel's first flop card comes before the preflop betting
         state.street, state.preflop = {}, False
@@ -335,7 +342,9 @@ def _colon_action(state: _State, seat: int, rest: str, line: int) -> bool:
         return True
     if rest == "checks":
         state.actions.append(Action(ActionType.CHECK, seat=seat))
-    elif _FOLD_RE.match(rest):
+    elif match := _FOLD_RE.match(rest):
+        if match.group("cards") is not None:
+            _cards(match.group("cards"), line)  # the hero's, dealt already: cards all the same
         state.actions.append(Action(ActionType.FOLD, seat=seat))
         state.folded.add(seat)
     elif match := _CALL_RE.match(rest):
