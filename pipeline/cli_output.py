@@ -517,21 +517,38 @@ def no_players(spec: StatsFilter) -> str:
     return f"no player matches {', '.join(given)}"
 
 
+def percent(done: int, opportunities: int) -> str:
+    """Return ``done / opportunities`` as a whole percentage, never 0% or 100% unless exact.
+
+    >>> percent(1, 8), percent(199, 200), percent(1, 200), percent(1, 20_000), percent(2, 2)
+    ('12%', '99.5%', '0.5%', '<0.1%', '100%')
+    """
+    value = 100 * done / opportunities
+    text = f"{value:.0f}"
+    if text in ("0", "100") and 0 < done < opportunities:
+        text = f"{value:.1f}"
+        if text in ("0.0", "100.0"):
+            return "<0.1%" if text == "0.0" else ">99.9%"
+    return f"{text}%"
+
+
 def print_stats(result: QueryResult, groups: tuple[str, ...]) -> None:
     from rich.table import Table
 
     index = {name: k for k, name in enumerate(result.columns)}
     keys = ["player", *[g for g in groups if g != "currency"], "currency"]
-    table = Table(*keys, "hands", *(label for label, _ in STATS_TABLE), "AF", "net", "bb/100")
+    labels = (label for label, _ in STATS_TABLE)
+    table = Table(*keys, "hands", *labels, "AF", "net", "net bb", "bb/100")
     for row in result.rows:
         cells = [escape(str(row[index[k]])) for k in keys]
         cells.append(str(row[index["hands"]]))
         for _, name in STATS_TABLE:
             done, opp = row[index[name]], row[index[f"{name}_opp"]]
-            cells.append(f"{100 * done / opp:.0f}% ({done}/{opp})" if opp else "-")
+            cells.append(f"{percent(done, opp)} ({done}/{opp})" if opp else "-")
         aggressive, calls = row[index["postflop_aggressive"]], row[index["postflop_calls"]]
         cells.append(f"{aggressive / calls:.1f}" if calls else "-")
         cells.append(str(row[index["net_won"]]))
+        cells.append(str(row[index["net_bb"]]))
         cells.append(str(row[index["bb_per_100"]]))
         table.add_row(*cells)
     console = stdout_console(200)

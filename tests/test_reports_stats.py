@@ -126,7 +126,7 @@ def test_rows_come_in_one_order_most_hands_first_then_by_the_groups(lake: Path) 
 def test_cli_formats(lake: Path, tmp_path: Path) -> None:
     table = runner.invoke(app, ["stats", "--lake", str(lake), "--min-hands", "50"])
     assert table.exit_code == 0, table.stderr
-    assert "VPIP" in table.stdout and "bb/100" in table.stdout
+    assert "VPIP" in table.stdout and "bb/100" in table.stdout and "net bb" in table.stdout
     as_json = runner.invoke(
         app, ["stats", "--lake", str(lake), "--format", "json", "--by", "position"]
     )
@@ -235,8 +235,8 @@ def test_nets_of_different_units_add_up_exactly_and_stakes_group_by_value(
     rows = _stats(tmp_path, cents, mills, by=("stakes",))
     ann = rows[("Ann", "USD")]
     assert (ann["hands"], ann["stakes"], ann["scale"], ann["net"]) == (2, "1.00", 3, 2000)
-    assert (ann["net_won"], ann["bb_per_100"]) == ("2.000", 100.0)
-    assert rows[("Bob", "USD")]["net_won"] == "-2.000"
+    assert (ann["net_won"], ann["net_bb"], ann["bb_per_100"]) == ("2.000", 2.0, 100.0)
+    assert (rows[("Bob", "USD")]["net_won"], rows[("Bob", "USD")]["net_bb"]) == ("-2.000", -2.0)
     view = run_query(tmp_path / "lake", "SELECT net_won FROM player_stats WHERE player = 'Ann'")
     assert view.rows == [("2.000",)]
 

@@ -91,7 +91,7 @@ def _sum(condition: str) -> str:
 def aggregates() -> list[str]:
     """Return the statistics' columns, as SQL over :data:`FROM`: hands, each ratio's counts
     (``name`` and ``name_opp``), the aggression counts, net won (minor units of the finest
-    scale, and as text), bb/100 and the hi/lo pot kinds."""
+    scale, as text, and in big blinds), bb/100 and the hi/lo pot kinds."""
     columns = ["count(*) AS hands"]
     for name, done, opportunity in RATIOS:
         columns.append(f"{_sum(done)} AS {name}")
@@ -103,6 +103,8 @@ def aggregates() -> list[str]:
         f"CAST({_NET} AS BIGINT) AS net",
         "max(h.scale) AS scale",
         f"money_text({_NET}, max(h.scale)) AS net_won",
+        # net won in big blinds (STATS.md), each hand's net in its own big blinds
+        "round(sum(s.net / nullif(h.big_blind, 0)), 2) AS net_bb",
         # hands without a big blind (ante-only games) have no bb/100
         "round(100.0 * sum(s.net / nullif(h.big_blind, 0)) "
         "/ nullif(count(*) FILTER (WHERE h.big_blind > 0), 0), 2) AS bb_per_100",
