@@ -11,7 +11,6 @@ import inspect
 import json
 import sys
 from datetime import datetime
-from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Annotated
 
@@ -28,6 +27,7 @@ from pipeline.cli_options import (
     Rules,
     check_game,
     check_input_format,
+    check_stakes,
     fail,
     outside_lake,
     player_range,
@@ -593,15 +593,7 @@ def stats_command(
         raise typer.BadParameter("--format parquet needs --output FILE", param_hint="--output")
     outside_lake(lake, output=output)
     check_game(variant, betting)
-    if stakes is not None:
-        try:
-            finite = Decimal(stakes).is_finite()
-        except InvalidOperation:
-            finite = False
-        if not finite:
-            raise typer.BadParameter(
-                f"--stakes takes a big blind such as 0.10, not {stakes!r}", param_hint="--stakes"
-            )
+    check_stakes(stakes)
     groups = tuple(g.strip() for g in by.split(",") if g.strip())
     unknown = [g for g in groups if g not in GROUPS]
     if unknown:

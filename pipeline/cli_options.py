@@ -3,6 +3,7 @@ error (exit 2) naming the option, before any work starts."""
 
 from __future__ import annotations
 
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Annotated
 
@@ -22,6 +23,7 @@ __all__ = [
     "Rules",
     "check_game",
     "check_input_format",
+    "check_stakes",
     "fail",
     "outside_lake",
     "player_range",
@@ -78,6 +80,22 @@ def check_game(variant: str | None, betting: str | None) -> None:
         if value is not None and value not in choices:
             message = f"unknown {name} {value!r}; choose from {', '.join(choices)}"
             raise typer.BadParameter(message, param_hint=f"--{name}")
+
+
+def check_stakes(text: str | None) -> None:
+    """Refuse (exit 2) a ``--stakes`` that is no big blind: not a number, negative, finer
+    than the lake's finest unit (9 decimals) or beyond what its SQL compares (10^29)."""
+    if text is None:
+        return
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        value = Decimal("NaN")
+    finite = value.is_finite() and 0 <= value < 10**29
+    if finite and int(value.normalize().as_tuple().exponent) >= -9:  # 0.1000000000000 is 0.1
+        return
+    message = f"--stakes takes a big blind such as 0.10, not {text!r}"
+    raise typer.BadParameter(message, param_hint="--stakes")
 
 
 def player_range(text: str) -> tuple[int, int]:

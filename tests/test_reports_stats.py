@@ -163,12 +163,16 @@ def test_filters_are_checked_and_read_as_a_user_writes_them(lake: Path) -> None:
         return found
 
     assert rows("--stakes", "1") == rows("--stakes", "1.00") == rows("--stakes", "1.0")
+    assert rows("--stakes", "1.000000000000") == rows("--stakes", "1")  # zeros are no unit
     assert rows("--stakes", "1.00")  # the generated hands have 1.00 big blinds
     assert rows("--position", "btn") == rows("--position", "BTN") != []
     for args, message in [
         (["--variant", "plo"], "unknown variant 'plo'; choose from omaha, omaha-hilo"),
         (["--betting", "pl"], "unknown betting 'pl'; choose from fixed-limit"),
         (["--stakes", "NaN"], "--stakes takes a big blind such as 0.10, not 'NaN'"),
+        (["--stakes", "1e40"], "--stakes takes a big blind such as 0.10, not '1e40'"),
+        (["--stakes", "-1"], "--stakes takes a big blind such as 0.10, not '-1'"),
+        (["--stakes", "1e-20"], "--stakes takes a big blind such as 0.10, not '1e-20'"),
     ]:
         bad = runner.invoke(app, ["stats", "--lake", str(lake), *args])
         assert bad.exit_code == 2
