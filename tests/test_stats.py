@@ -215,6 +215,22 @@ def test_a_raise_out_of_turn_is_the_players_raise_and_the_others_face_it() -> No
     assert not any(stats[s].steal_opp for s in (2, 4))  # a raise came before them
 
 
+def test_a_raise_to_the_bet_is_a_call_and_a_call_of_nothing_a_check() -> None:
+    """Button 1 'raises' to the big blind (raise-below-minimum): a limp, as applied; the
+    big blind 'calls' 0 (call-wrong-amount): a check. Nobody raised before the flop."""
+    hand = [*_blinds(), raise_to(3, "1.00"), call(1, "0.50"), call(2, "0")]
+    hand += [board("2h6s9c"), check(1), check(2), bet(3, "3.00"), fold(1), fold(2)]
+    hand.append(uncalled(3, "3.00"))
+    judged = play(hand)
+    codes = [code for _, code in found_codes(judged)]
+    assert codes == ["raise-below-minimum", "call-wrong-amount"], codes
+    stats = dict(zip(judged.seats, seat_stats(judged, positions(3)), strict=True))
+    assert (stats[3].vpip, stats[3].pfr, stats[3].steal) == (True, False, False)
+    assert not any(stats[s].three_bet_opp for s in (1, 2, 3))
+    assert (stats[2].vpip_opp, stats[2].vpip) == (True, False)  # the big blind checked
+    assert not stats[3].cbet_flop_opp  # no pre-flop raiser, no c-bet
+
+
 def found_codes(judged: Replay) -> list[tuple[int | None, str]]:
     return [(v.seq, v.code.value) for v in judged.violations]
 

@@ -30,6 +30,7 @@ _BETTING = frozenset(
 _AGGRESSIVE = frozenset({ActionType.BET, ActionType.RAISE})
 _VOLUNTARY = (ActionType.CALL, ActionType.BET, ActionType.RAISE)
 _FOLD, _CALL, _BET = ActionType.FOLD, ActionType.CALL, ActionType.BET
+_RAISE, _CHECK = ActionType.RAISE, ActionType.CHECK
 _STEAL_POSITIONS = frozenset({"CO", "BTN", "SB"})
 _NO_TURN = frozenset({Code.IDLE_CHECK, Code.ACTION_AFTER_HAND_END, Code.UNKNOWN_SEAT})
 """Codes of an action that is no decision: a check by a player with nothing left to decide,
@@ -42,7 +43,8 @@ _JUDGED_AS: dict[Code | None, ActionType] = {
     Code.BET_FACING_BET: ActionType.RAISE,
 }
 """A bet the log calls a raise is a bet (a c-bet, say), and the other way round, as the
-replay applies it."""
+replay applies it. A flagged raise that puts in no more than the call is a call (a "raise"
+to the bet made), and a flagged call of nothing a check."""
 _PREFLOP = Street.PREFLOP
 _POSTFLOP = (Street.FLOP, Street.TURN, Street.RIVER)
 
@@ -153,6 +155,8 @@ def seat_flags(judged: Replay, positions: list[str]) -> list[Flags]:
             if not _NO_TURN.isdisjoint(codes):
                 continue
             kind = _JUDGED_AS.get(next((c for c in codes if c in _JUDGED_AS), None), kind)
+            if (kind is _RAISE or kind is _CALL) and (step.amount or 0) <= (step.to_call or 0):
+                kind = _CALL if step.amount else _CHECK  # a "raise" to the bet; a "call" of 0
         i = index.get(seat)  # None: not a player dealt in
         decisions = by_street.get(street)
         if i is None or decisions is None:
