@@ -724,6 +724,22 @@ def test_a_summary_board_or_pot_line_the_hand_cannot_hold_is_rejected(
 
 
 @pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("Player (2): calls $0.35", "Player (2): calls €0.35", "'€0.35' is in €, the amounts"),
+        ("($0.05/$0.10)", "($0.05/€0.10)", "'€0.10' is in €, the amounts before it in $"),
+        ("($0.05/$0.10)", "($0.05/$0.10 EUR)", "amounts in $ in a game in EUR"),
+    ],
+)
+def test_amounts_in_two_currencies_are_rejected(old: str, new: str, message: str) -> None:
+    text = _zoom_text()
+    assert text.count(old) == 1
+    (reject,) = parse_pokerstars(text.replace(old, new), "x")
+    assert isinstance(reject, Reject) and reject.code is RejectCode.BAD_AMOUNT
+    assert message in reject.message
+
+
+@pytest.mark.parametrize(
     ("old", "new", "code", "message"),
     [
         ("Seat 6: Player (2)", "Seat 6: Alice", RejectCode.MALFORMED_HAND, "seats 1 and 6 are"),

@@ -199,15 +199,20 @@ class MoneyReader:
     def parse(self, text: str, line: int, *, body: bool = True) -> int:
         """Parse one amount such as ``$1,234.5`` into fine units; raise ``bad-amount``."""
         body_text = text
-        for symbol in ("Rs. ", "Rs."):
-            if body_text.startswith(symbol):
-                self.symbols.add("Rs.")
-                body_text = body_text[len(symbol) :]
+        symbol = ""
+        for written in ("Rs. ", "Rs."):
+            if body_text.startswith(written):
+                symbol, body_text = "Rs.", body_text[len(written) :]
                 break
         else:
             if body_text[:1] in _SYMBOLS:
-                self.symbols.add(body_text[0])
-                body_text = body_text[1:]
+                symbol, body_text = body_text[0], body_text[1:]
+        if symbol and symbol not in self.symbols:
+            if any(_SYMBOLS[s] != _SYMBOLS[symbol] for s in self.symbols):  # one currency
+                before = " ".join(sorted(self.symbols))
+                message = f"line {line}: {text!r} is in {symbol}, the amounts before it in {before}"
+                raise HandError(RejectCode.BAD_AMOUNT, line, message)
+            self.symbols.add(symbol)
         if "," in body_text:
             whole, _, _ = body_text.partition(".")
             groups = whole.split(",")
@@ -310,8 +315,15 @@ def _split_mixed(text: str) -> tuple[str | None, str, str | None]:
     return match.group("outer").strip(), inner, None
 
 
-def _currency(iso: str | None, money: MoneyReader) -> str | None:
+def _currency(iso: str | None, money: MoneyReader, line: int) -> str | None:
+    """Return the currency the header names (its ISO code, else its amounts' symbol);
+    raise ``bad-amount`` when the code is one a symbol stands for and the amounts are
+    written in another's (``$0.01/$0.02 EUR``; ``$`` in ``CAD`` is taken as written)."""
     if iso:
+        for symbol in money.symbols:
+            if _SYMBOLS[symbol] != iso and iso in _SYMBOLS.values():
+                message = f"line {line}: amounts in {symbol} in a game in {iso}"
+                raise HandError(RejectCode.BAD_AMOUNT, line, message)
         return iso
     for symbol in sorted(money.symbols):
         return _SYMBOLS[symbol]
@@ -406,7 +418,7 @@ def parse_header(line_text: str, line: int, money: MoneyReader) -> Header:
         iso = buyin.rsplit(" ", 1)[1] if buyin and " " in buyin else None
         for part in re.findall(AMOUNT, buyin or ""):
             header_money.parse(part, line, body=False)
-        t_currency = _currency(iso if iso and _ISO_RE.match(iso) else None, header_money)
+        t_currency = _currency(iso if iso and _ISO_RE.match(iso) else None, header_money, line)
         return Header(
             site=site,
             hand_id=match.group("id"),
@@ -452,7 +464,7 @@ def parse_header(line_text: str, line: int, money: MoneyReader) -> Header:
     high = money.parse(stakes_match.group("bb"), line, body=False)
     stake_money = MoneyReader()
     stake_money.parse(stakes_match.group("sb"), line, body=False)
-    currency = _currency(stakes_match.group("iso"), stake_money)
+    currency = _currency(stakes_match.group("iso"), stake_money, line)
     return Header(
         site=site,
         hand_id=match.group("id"),
