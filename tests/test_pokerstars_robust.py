@@ -745,6 +745,12 @@ def test_amounts_in_two_currencies_are_rejected(old: str, new: str, message: str
         ("Seat 6: Player (2)", "Seat 6: Alice", RejectCode.MALFORMED_HAND, "seats 1 and 6 are"),
         ("*** FLOP *** [Jc Tc 4d]", "*** FLOP *** []", RejectCode.MALFORMED_HAND, "no cards"),
         ("Alice: folds", "Alice: folds [Zz Qq]", RejectCode.BAD_CARD, "not a card: 'Zz'"),
+        (
+            "Player (2): calls $0.35",
+            "Player (2): calls $0.35 is disconnected",
+            RejectCode.MALFORMED_HAND,
+            "unrecognised line 'Player (2): calls $0.35 is disconnected'",
+        ),
     ],
 )
 def test_a_body_the_hand_cannot_be_read_from_is_rejected(

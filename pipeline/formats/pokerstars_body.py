@@ -485,7 +485,10 @@ def _body_line(state: _State, line: int, text: str) -> None:
         amount = state.bounty_money.parse(match.group(2), line, body=False)
         state.split_bounties.append((match.group("by"), amount, match.group("out")))
         return
-    if text in _NO_NAME_INFO or _named(state, text, line) or _ANY_INFO_RE.match(text):
+    if text in _NO_NAME_INFO or _named(state, text, line):
+        return
+    acting = any(text.startswith(name + ": ") for name, _ in state.names)
+    if _ANY_INFO_RE.match(text) and not acting:  # no seated player's action read as news
         return
     raise _error(line, f"unrecognised line {text!r}")
 
