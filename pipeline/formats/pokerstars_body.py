@@ -5,7 +5,8 @@ in order, the way ``shared/formats/pokerstars.md`` describes them, and raises
 :class:`~pipeline.formats.pokerstars_header.HandError` for a hand that cannot become a
 record. Player names are matched against the seat list, longest first, and a line is
 accepted only when the rest of it parses, so names with spaces, brackets and symbols
-(``Mr NoNo! Srb``, ``DaddyCa$h``) are read right.
+(``Mr NoNo! Srb``, ``DaddyCa$h``) are read right. The record is made from what was read
+by :mod:`pipeline.formats.pokerstars_record`.
 
 What the record holds, and what it never invents:
 
@@ -55,21 +56,14 @@ Reject codes raised: ``malformed-hand``, ``truncated-hand``, ``bad-amount``, ``b
 from __future__ import annotations
 
 import itertools
-import json
 import re
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from msgspec.structs import replace
 
-from pipeline.formats.pokerstars_clones import (
-    after_main_pot_first_rake,
-    raises_as_the_log_counts_them,
-)
 from pipeline.formats.pokerstars_header import (
     AMOUNT,
-    FINE_SCALE,
     HandError,
     Header,
     MoneyReader,
@@ -79,28 +73,22 @@ from pipeline.formats.pokerstars_header import (
     parse_header,
     parse_table_line,
 )
+from pipeline.formats.pokerstars_record import build_record, genuine
 from pipeline.formats.pokerstars_summary import (
     check_summary,
     is_whole_last_line,
     read_summary_line,
-    summary_collections,
 )
 from pipeline.model import (
     Action,
     ActionType,
-    Betting,
     Blind,
     CashOut,
     Collection,
     Fee,
-    GameSpec,
     HandRecord,
-    RecordedResult,
-    Seat,
     SeatAmount,
-    Tournament,
 )
-from pipeline.money import format_amount
 from pipeline.violations import RejectCode
 
 __all__ = ["parse_hand"]
@@ -509,180 +497,12 @@ def _finish_cards(state: _State) -> None:
         if index is not None:
             state.actions[index] = replace(state.actions[index], cards=cards)
         elif not seen:
-            if kind is ActionType.MUCK and seat in state.folded and _genuine(state):
+            if kind is ActionType.MUCK and seat in state.folded and genuine(state):
                 folded.append(seat)
             _show(state, seat, cards, kind)
     if folded:
         seats = ", ".join(str(seat) for seat in folded)
         state.signs.append(f"the summary shows the cards of players who folded (seats {seats})")
-
-
-def _genuine(state: _State) -> bool:
-    """Tell whether the header names PokerStars itself, whose number style is known."""
-    return state.header.site == "PokerStars"
-
-
-def _blinds(state: _State) -> tuple[int, int, int]:
-    """Return small blind, big blind and ante (fine units) from the header and the posts."""
-    header = state.header
-    posts: dict[Blind, Counter[int]] = {}
-    for action in state.actions:
-        if action.type is ActionType.POST and action.blind is not None and not action.all_in:
-            posts.setdefault(action.blind, Counter())[action.amount or 0] += 1
-    antes = posts.get(Blind.ANTE)
-    ante = antes.most_common(1)[0][0] if antes else 0
-    if header.betting is not Betting.FIXED_LIMIT:
-        return header.low_stake, header.high_stake, ante
-    # A limit header names the bets: the big blind is the small bet (R5.limit-size), so a
-    # wrong post is judged by it. The small blind is not always half (R2.blind-sizes):
-    # the posts tell it.
-    smalls = posts.get(Blind.SMALL)
-    small = smalls.most_common(1)[0][0] if smalls else header.low_stake // 2
-    return small, header.low_stake, ante
-
-
-def _hole_cards(state: _State) -> int:
-    """PokerMaster writes plain ``Omaha`` for a five-card game: trust the cards seen."""
-    header = state.header
-    if header.site == "PokerStars" or header.hole_cards != 4:
-        return header.hole_cards
-    counts = {len(c) for c in state.dealt.values()}
-    counts |= {len(a.cards) for a in state.actions if a.type is ActionType.SHOW and a.cards}
-    bigger = {n for n in counts if n > 4}
-    return bigger.pop() if len(bigger) == 1 and bigger <= {5, 6} else header.hole_cards
-
-
-def _build(state: _State, table: tuple[str, int | None, int], partial: bool) -> HandRecord:
-    header = state.header
-    _finish_cards(state)
-    collections = state.collections + summary_collections(state)
-    if header.zone_missing:
-        state.signs.append("the header time has no time zone")
-    if state.money.thousands:
-        state.signs.append(f"thousands separators (line {state.money.thousands[0]})")
-    if state.money.zero_cents and _genuine(state):
-        state.signs.append(f"an amount written with .00 (line {state.money.zero_cents[0]})")
-    base = 2 if header.real_money else 0
-    scale = max(base, state.money.decimals)
-    div = 10 ** (FINE_SCALE - scale)
-    small, big, ante = _blinds(state)
-    limit = header.betting is Betting.FIXED_LIMIT
-    game = GameSpec(
-        variant=header.variant,
-        hole_cards=_hole_cards(state),
-        betting=header.betting,
-        small_blind=small // div,
-        big_blind=big // div,
-        currency=header.currency,
-        scale=scale,
-        small_bet=header.low_stake // div if limit else None,
-        big_bet=header.high_stake // div if limit else None,
-        ante=ante // div,
-        max_seats=table[1],
-        mixed=header.mixed,
-    )
-    bounty_scale = max(2, state.bounty_money.decimals)
-    bounty_div = 10 ** (FINE_SCALE - bounty_scale)
-    seats = tuple(
-        Seat(
-            seat=s.seat,
-            player=s.name,
-            stack=s.stack // div,
-            sitting_out=_sitting_out(state, s, partial),
-            bounty=None if s.bounty is None else s.bounty // bounty_div,
-        )
-        for s in state.seats
-    )
-    read = raises_as_the_log_counts_them(state.actions, state.total, state.header.site)
-    actions = tuple(_rescale(a, div) for a in read)
-    result = None
-    if state.total is not None or collections or state.cash_outs:
-        pots = tuple(a // div for _, a in sorted(state.pots))
-        if state.pots_before_rake:  # Run It Once: before rake, the rake from the main pot first
-            pots = after_main_pot_first_rake(pots, (state.rake or 0) // div)
-        result = RecordedResult(
-            rake=None if state.rake is None else state.rake // div,
-            total_pot=None if state.total is None else state.total // div,
-            pots=pots,
-            collected=tuple(replace(c, amount=c.amount // div) for c in collections),
-            fees=tuple(Fee(f.kind, f.amount // div) for f in state.fees),
-            added=state.added // div,
-            cash_outs=tuple(
-                CashOut(c.seat, c.amount // div, c.fee // div) for c in state.cash_outs
-            ),
-            bounties=tuple(SeatAmount(b.seat, b.amount // bounty_div) for b in state.bounties),
-        )
-    tournament = None
-    if header.tournament_id is not None:
-        tournament = Tournament(
-            id=header.tournament_id,
-            level=header.level,
-            buyin=header.buyin,
-            currency=header.tournament_currency,
-            scale=bounty_scale,
-        )
-    dealt = sorted(state.dealt)
-    return HandRecord(
-        hand_id=header.hand_id,
-        site=header.site,
-        game=game,
-        button=table[2],
-        seats=seats,
-        actions=actions,
-        table=table[0],
-        started_at=header.started_at,
-        result=result,
-        tournament=tournament,
-        hero=dealt[0] if len(dealt) == 1 else None,
-        cancelled=state.cancelled,
-        partial=partial and not state.cancelled,
-        converted=bool(state.signs),
-        extras=_extras(state, scale),
-    )
-
-
-def _extras(state: _State, scale: int) -> tuple[tuple[str, bytes], ...]:
-    """Keep what the model has no field for as ``_`` fields (raw JSON, in name order)."""
-    extras: dict[str, object] = {}
-    if state.header.club is not None:
-        extras["_club"] = state.header.club
-    if state.signs:
-        extras["_converter_signs"] = state.signs
-    if state.pots_before_rake:
-        div = 10 ** (FINE_SCALE - scale)
-        extras["_pots_before_rake"] = [format_amount(a // div, scale) for _, a in state.pots]
-    if state.header.zoom:
-        extras["_zoom"] = True
-    if state.split_bounties:
-        bounty_scale = max(2, state.bounty_money.decimals)
-        div = 10 ** (FINE_SCALE - bounty_scale)
-        extras["_split_bounties"] = [
-            {"by": by, "amount": format_amount(amount // div, bounty_scale), "eliminated": out}
-            for by, amount, out in state.split_bounties
-        ]
-    if state.partial_reason is not None:
-        extras["_partial_reason"] = state.partial_reason
-    return tuple((key, json.dumps(value).encode()) for key, value in sorted(extras.items()))
-
-
-def _sitting_out(state: _State, seat: _SeatInfo, partial: bool) -> bool:
-    """A seat is not dealt in when it never takes part and the log says it sits out (or,
-    in a complete hand, the summary leaves it out)."""
-    if seat.seat in state.acting or seat.seat in state.summary_seats:
-        return False
-    if any(c.seat == seat.seat for c in state.collections):
-        return False
-    return seat.out or (state.in_summary and not partial and bool(state.summary_seats))
-
-
-def _rescale(action: Action, div: int) -> Action:
-    if action.amount is None and action.to is None:
-        return action
-    return replace(
-        action,
-        amount=None if action.amount is None else action.amount // div,
-        to=None if action.to is None else action.to // div,
-    )
 
 
 # ------------------------------------------------------------------------------ entry
@@ -756,7 +576,8 @@ def parse_hand(
         state.partial_reason = _why_unfinished(state, lines[-1][0])
     if table.play_money:
         header.currency, header.real_money = "PLAY", False
-    record = _build(state, (table.table, table.max_seats, table.button), partial)
+    _finish_cards(state)
+    record = build_record(state, (table.table, table.max_seats, table.button), partial)
     return record, state.signs
 
 
