@@ -430,6 +430,15 @@ def test_a_summary_the_file_ends_in_must_list_every_seat_that_played(
     assert from_text == hand
 
 
+def test_a_last_line_whose_cards_are_closed_but_no_cards_is_a_reject_not_a_cut() -> None:
+    old = "Seat 6: Player (2) folded on the Flop"
+    text = _zoom_text()
+    assert text.rstrip("\n").endswith(old)
+    (reject,) = parse_pokerstars(text.replace(old, "Seat 6: Player (2) mucked [Xx Qs 9d 9c]"), "x")
+    assert isinstance(reject, Reject) and reject.code is RejectCode.BAD_CARD
+    assert "not a card: 'Xx'" in reject.message
+
+
 def test_a_summary_followed_by_a_blank_line_or_another_hand_is_not_cut(tmp_path: Path) -> None:
     # seats left out of a summary the hand's log closed are the log's (read as not dealt)
     short = _zoom_cut_after(SEAT_3_SUMMARY) + b"\n"

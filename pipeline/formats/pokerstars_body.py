@@ -560,6 +560,8 @@ def parse_hand(
         except HandError as error:
             if index != last or (_complete(state) and not state.in_summary):
                 raise
+            if error.code is RejectCode.BAD_CARD and text.endswith("]"):
+                raise  # its cards are closed: not cut short, but not cards
             if index == start and text.startswith("Seat "):
                 raise _error(number, "the hand ends in its seat list", truncated) from None
             cut = True  # the log was cut in the middle of its last line: keep what came before
