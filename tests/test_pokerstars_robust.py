@@ -754,6 +754,7 @@ def test_amounts_in_two_currencies_are_rejected(old: str, new: str, message: str
         ("Seat 6: Player (2)", "Seat 6: Alice", RejectCode.MALFORMED_HAND, "seats 1 and 6 are"),
         ("*** FLOP *** [Jc Tc 4d]", "*** FLOP *** []", RejectCode.MALFORMED_HAND, "no cards"),
         ("Alice: folds", "Alice: folds [Zz Qq]", RejectCode.BAD_CARD, "not a card: 'Zz'"),
+        ("Seat 1: Alice (", "Seat 1: Alice  (", RejectCode.MALFORMED_HAND, "'Alice ' ends in a"),
         (
             "Player (2): calls $0.35",
             "Player (2): calls $0.35 is disconnected",

@@ -237,6 +237,9 @@ def _read_seats(state: _State, lines: Sequence[Line], start: int) -> int:
         if match is None:
             break
         seat = int(match.group("seat"))
+        if match.group("name") != match.group("name").rstrip():
+            message = f"the name {match.group('name')!r} ends in a space, which lines lose"
+            raise _error(number, message)
         bounty_text = match.group("bounty")
         rest = match.group("rest").strip().lower()
         state.seats.append(
