@@ -331,12 +331,30 @@ def with_header(header: str) -> str:
             "[2019/08/14 18:55 CET]",
             datetime(2019, 8, 14, 17, 55, tzinfo=UTC),
         ),
+        # 1:30 ET happened twice that night (clocks went back): the CET time says which
+        (
+            "PokerStars Hand #1:  Omaha Pot Limit ($1/$2 USD) - 2020/11/01 7:30:00 CET "
+            "[2020/11/01 1:30:00 ET]",
+            datetime(2020, 11, 1, 6, 30, tzinfo=UTC),
+        ),
+        (
+            "PokerStars Hand #1:  Omaha Pot Limit ($1/$2 USD) - 2020/11/01 6:30:00 CET "
+            "[2020/11/01 1:30:00 ET]",
+            datetime(2020, 11, 1, 5, 30, tzinfo=UTC),
+        ),
     ],
 )
 def test_header_times_become_utc(header: str, started_at: datetime) -> None:
     hand = only_hand(with_header(header))
     assert hand.started_at == started_at
     assert hand.converted is (header.endswith("14:08:57"))
+
+
+def test_a_time_the_clock_skipped_is_a_bad_timestamp() -> None:
+    header = "PokerStars Hand #1:  Omaha Pot Limit ($1/$2 USD) - 2020/03/08 2:30:00 ET"
+    (reject,) = parse_pokerstars(with_header(header), "x")
+    assert isinstance(reject, Reject) and reject.code is RejectCode.BAD_TIMESTAMP
+    assert "2020/03/08 02:30:00 never happened in ET" in reject.message
 
 
 @pytest.mark.parametrize(

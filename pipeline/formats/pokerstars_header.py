@@ -336,7 +336,8 @@ def _started_at(text: str, line: int) -> tuple[datetime | None, bool]:
     Returns the time in UTC and whether no time of the header has a zone at all (read as
     ET, as FPDB does: a converter's sign). A zone that is printed but not known (``HST``)
     is never guessed: another time of the header in a known zone (the ``[… ET]`` one) is
-    used, and without one the hand is a ``bad-timestamp`` reject.
+    used, and without one the hand is a ``bad-timestamp`` reject. So is a time its clock
+    skipped; of an hour it showed twice, the other time of the header says which.
     """
     found: list[tuple[datetime, str | None]] = []
     unknown: list[tuple[str, str]] = []  # (zone, the time as written)
@@ -359,13 +360,11 @@ def _started_at(text: str, line: int) -> tuple[datetime | None, bool]:
             unknown.append((zone, match.group(0)))
             continue
         found.append((moment, zone))
-    for wanted in ("UTC", "GMT", "ET", "EST", "EDT"):
-        for moment, zone in found:
-            if zone == wanted:
-                return _to_utc(moment, zone), False
-    for moment, zone in found:
-        if zone is not None:
-            return _to_utc(moment, zone), False
+    zoned = [(moment, zone) for moment, zone in found if zone is not None]
+    order = ("UTC", "GMT", "ET", "EST", "EDT")
+    zoned.sort(key=lambda item: order.index(item[1]) if item[1] in order else len(order))
+    if zoned:
+        return _trusted(zoned, line), False
     if unknown:
         raise HandError(
             RejectCode.BAD_TIMESTAMP,
@@ -376,11 +375,34 @@ def _started_at(text: str, line: int) -> tuple[datetime | None, bool]:
         )
     if not found:
         return None, True
-    return _to_utc(found[-1][0], "ET"), True
+    return _trusted([(found[-1][0], "ET")], line), True
 
 
-def _to_utc(moment: datetime, zone: str) -> datetime:
-    return moment.replace(tzinfo=ZoneInfo(_ZONES[zone])).astimezone(UTC)
+def _trusted(zoned: list[tuple[datetime, str]], line: int) -> datetime:
+    """Return the first time in UTC; raise ``bad-timestamp`` if its clock never showed it
+    (the hour skipped when clocks go forward). Of the hour clocks show twice (when they go
+    back), the one another time of the header agrees with, else the first."""
+    moment, zone = zoned[0]
+    possible = _instants(moment, zone)
+    if not possible:
+        message = f"line {line}: {moment:%Y/%m/%d %H:%M:%S} never happened in {zone}"
+        raise HandError(RejectCode.BAD_TIMESTAMP, line, f"{message} (the clocks went forward)")
+    for other, other_zone in zoned[1:]:
+        agreed = [t for t in possible if t in _instants(other, other_zone)]
+        if len(agreed) == 1:
+            return agreed[0]
+    return possible[0]
+
+
+def _instants(moment: datetime, zone: str) -> list[datetime]:
+    """Return the instants (UTC) a zone's clock showed ``moment`` at: none, one or two."""
+    tz = ZoneInfo(_ZONES[zone])
+    found = []
+    for fold in (0, 1):
+        instant = moment.replace(tzinfo=tz, fold=fold).astimezone(UTC)
+        if instant.astimezone(tz).replace(tzinfo=None) == moment and instant not in found:
+            found.append(instant)
+    return found
 
 
 def parse_header(line_text: str, line: int, money: MoneyReader) -> Header:
