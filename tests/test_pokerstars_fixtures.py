@@ -350,6 +350,12 @@ def test_header_times_become_utc(header: str, started_at: datetime) -> None:
     assert hand.converted is (header.endswith("14:08:57"))
 
 
+def test_a_header_without_a_time_says_so_among_the_converter_signs() -> None:
+    hand = only_hand(with_header("PokerStars Hand #1:  Omaha Pot Limit ($1/$2 USD)"))
+    assert hand.started_at is None and hand.converted
+    assert b"the header has no time" in dict(hand.extras)["_converter_signs"]
+
+
 def test_a_time_the_clock_skipped_is_a_bad_timestamp() -> None:
     header = "PokerStars Hand #1:  Omaha Pot Limit ($1/$2 USD) - 2020/03/08 2:30:00 ET"
     (reject,) = parse_pokerstars(with_header(header), "x")

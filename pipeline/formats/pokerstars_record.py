@@ -82,7 +82,8 @@ def build_record(state: _State, table: tuple[str, int | None, int], partial: boo
     header = state.header
     collections = state.collections + summary_collections(state)
     if header.zone_missing:
-        state.signs.append("the header time has no time zone")
+        missing = "time has no time zone" if header.started_at is not None else "has no time"
+        state.signs.append(f"the header {missing}")
     if state.money.thousands:
         state.signs.append(f"thousands separators (line {state.money.thousands[0]})")
     if state.money.zero_cents and genuine(state):
