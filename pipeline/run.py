@@ -46,6 +46,7 @@ from pipeline.formats import (
 )
 from pipeline.formats.jsonl import decode_line, iter_lines
 from pipeline.formats.limits import Readable
+from pipeline.lake.compact import compact, without_inputs
 from pipeline.lake.manifest import (
     MANIFEST,
     FileEntry,
@@ -365,7 +366,7 @@ def run_lake(
                 paths_of.setdefault(sha, set()).add(path)
         live = manifest.live_files()
         plan: list[tuple[str, str, int]] = []
-        retire: set[str] = set()
+        replaced: set[str] = set()  # the inputs --replace takes the rows of
         planned: set[str] = set()
         for name in names:
             if name == "-":
@@ -379,23 +380,31 @@ def run_lake(
                 progress("skipped", 1)
                 continue
             if replace:  # this input, and what earlier versions of it at this path gave
-                earlier = {sha} | versions.get(os.path.realpath(name), set())
-                retire |= {path for path, f in live.items() if f.input in earlier}
+                replaced |= {sha} | versions.get(os.path.realpath(name), set())
             plan.append((name, sha, size))
             planned.add(sha)
+        retire = {p for p, f in live.items() if any(s in replaced for s, _ in f.inputs())}
+        added = _rows_kept(root, staging, [live[p] for p in sorted(retire)], replaced, report)
+        remaining = [f for p, f in live.items() if p not in retire]
+        remaining_paths = [p for p, f in live.items() if p not in retire]
+        remaining_paths += [str(staging / f.path) for f in added]  # absolute: staged
+        remaining += added
         keys_seen, partial_seen = existing_keys(
-            root, (p for p, f in live.items() if f.table == "hands" and p not in retire)
+            root, (p for p, f in zip(remaining_paths, remaining, strict=True) if f.table == "hands")
         )
         seen = Seen(
             keys_seen,
             partial_seen,
             existing_rejects(
                 root,
-                ((p, f.input) for p, f in live.items() if f.table == "rejects" and p not in retire),
+                (
+                    (p, f.inputs())
+                    for p, f in zip(remaining_paths, remaining, strict=True)
+                    if f.table == "rejects"
+                ),
                 paths_of,
             ),
         )
-        added: list[FileEntry] = []
         count = workers if workers is not None else (os.cpu_count() or 1)
         pool: ChunkExecutor | None = None
         if not isinstance(executor, str):
@@ -437,6 +446,7 @@ def run_lake(
             if remote is not None:
                 with contextlib.suppress(OSError):  # leftovers named for the run, harmless
                     remove(remote)
+        added = compact(staging, added, report.run_id)
         if retire:  # hands only the retired rows held: the new versions lack them
             retired = retired_keys(root, (p for p in retire if live[p].table == "hands"))
             report.gone = len(retired - seen.keys.present(list(retired)))
@@ -647,6 +657,18 @@ def _record_tasks(
             records = []
     if records:
         yield cut.task(task_id, source, sha, records=records)
+
+
+def _rows_kept(
+    root: Path, staging: Path, retired: list[FileEntry], replaced: set[str], report: RunReport
+) -> list[FileEntry]:
+    """Write again the rows that retired merged files hold of inputs not replaced."""
+    kept = []
+    for k, entry in enumerate(retired):
+        again = without_inputs(root, staging, entry, replaced, f"{report.run_id}-k{k:05d}")
+        if again is not None:
+            kept.append(again)
+    return kept
 
 
 def _drop_rejects(staging: Path, added: list[FileEntry], first: int, entry: InputEntry) -> None:

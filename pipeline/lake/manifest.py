@@ -35,12 +35,22 @@ FORMAT = 1
 
 @dataclass(slots=True)
 class FileEntry:
-    """One data file: its path relative to the lake, its table, rows, and input (sha256)."""
+    """One data file: its path relative to the lake, its table, rows, and input (sha256).
+
+    A file that merges the small files of several inputs (see
+    :mod:`pipeline.lake.compact`) lists ``parts``: each input's sha256 and its rows, in
+    the file's row order (``input`` is then the first one's).
+    """
 
     path: str
     table: str
     rows: int
     input: str
+    parts: list[tuple[str, int]] | None = None
+
+    def inputs(self) -> list[tuple[str, int]]:
+        """Return the inputs whose rows the file holds, with their rows, in order."""
+        return self.parts if self.parts is not None else [(self.input, self.rows)]
 
 
 @dataclass(slots=True)
@@ -141,17 +151,33 @@ def load_manifest(lake: Path) -> Manifest:
                 rules=raw["rules"],
                 version=raw["version"],
                 inputs=[InputEntry(**i) for i in raw["inputs"]],
-                added=[FileEntry(**f) for f in raw["added"]],
+                added=[_file_entry(f) for f in raw["added"]],
                 retired=list(raw["retired"]),
                 seconds=dict(raw.get("seconds", {})),
             )
             for raw in data["runs"]
         ]
-    except (KeyError, TypeError, AttributeError) as error:
+    except (KeyError, TypeError, AttributeError, ValueError) as error:
         raise ManifestError(
             path, f"a run entry is malformed ({type(error).__name__}: {error})"
         ) from None
     return Manifest(runs)
+
+
+def _file_entry(raw: dict[str, object]) -> FileEntry:
+    entry = FileEntry(**raw)  # type: ignore[arg-type]
+    if entry.parts is not None:
+        entry.parts = [(str(sha), int(rows)) for sha, rows in entry.parts]
+    return entry
+
+
+def _file_dict(entry: FileEntry) -> dict[str, object]:
+    """A file's entry as written: ``parts`` only for a merged file, so that a lake with
+    none reads as it did before files were merged."""
+    out = asdict(entry)
+    if entry.parts is None:
+        del out["parts"]
+    return out
 
 
 class ManifestError(ValueError):
@@ -167,9 +193,8 @@ class ManifestError(ValueError):
 
 def write_manifest(lake: Path, manifest: Manifest) -> None:
     """Commit a manifest: write it to a temporary file, flush it to disk, rename it."""
-    body = json.dumps(
-        {"format": FORMAT, "runs": [asdict(run) for run in manifest.runs]}, indent=1
-    ).encode()
+    runs = [{**asdict(run), "added": [_file_dict(f) for f in run.added]} for run in manifest.runs]
+    body = json.dumps({"format": FORMAT, "runs": runs}, indent=1).encode()
     with replaced(lake / MANIFEST, durable=True) as out:
         out.write(body)
     _fsync_dir(lake)

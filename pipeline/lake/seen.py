@@ -71,21 +71,27 @@ class Rejects:
 
 
 def existing_rejects(
-    lake: Path, files: Iterable[tuple[str, str]], paths_of: dict[str, set[str]]
+    lake: Path,
+    files: Iterable[tuple[str, list[tuple[str, int]]]],
+    paths_of: dict[str, set[str]],
 ) -> Rejects:
     """Return the lines the lake's committed ``rejects`` files hold, per input path.
 
-    ``files`` are ``(relative path, input sha256)``; ``paths_of`` gives the absolute paths
-    each input was read from (see :meth:`~pipeline.lake.manifest.Manifest.versions`).
+    ``files`` are ``(relative path, inputs)``, the inputs each an input's sha256 and its
+    rows, in the file's order (one, but for a merged file); ``paths_of`` gives the
+    absolute paths each input was read from (see
+    :meth:`~pipeline.lake.manifest.Manifest.versions`).
     """
     known = Rejects()
-    for relative, sha in files:
-        paths = paths_of.get(sha)
-        if not paths:
+    for relative, inputs in files:
+        if not any(paths_of.get(sha) for sha, _ in inputs):
             continue  # standard input: no path to read it again from
         lines = pq.read_table(lake / relative, columns=["line"])["line"].to_pylist()
-        for path in paths:
-            known.lines.setdefault(path, set()).update(lines)
+        start = 0
+        for sha, rows in inputs:
+            for path in paths_of.get(sha, ()):
+                known.lines.setdefault(path, set()).update(lines[start : start + rows])
+            start += rows
     return known
 
 
