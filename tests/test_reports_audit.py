@@ -336,6 +336,25 @@ def test_duplicate_hands_are_counted_per_input(made: Path) -> None:
     assert report.hands == 8
 
 
+def test_a_session_file_read_again_after_it_grew_is_no_finding(tmp_path: Path) -> None:
+    hands = list(generate_hands(15, seed=44))
+    session, lake = tmp_path / "session.jsonl", tmp_path / "lake"
+    with session.open("wb") as out:
+        write_jsonl(hands[:10], out)
+    run_lake([str(session)], lake, workers=1)
+    with session.open("wb") as out:  # the site wrote five more hands to it
+        write_jsonl(hands, out)
+    grown = run_lake([str(session)], lake, workers=1)
+    assert grown.duplicates == 10
+    assert _found(audit(lake), "duplicate-input-hands") == []
+    copy = tmp_path / "copy.jsonl"  # two hands again, from another file: worth a look
+    with copy.open("wb") as out:
+        write_jsonl(hands[3:5], out)
+    run_lake([str(copy)], lake, workers=1)
+    [finding] = _found(audit(lake), "duplicate-input-hands")
+    assert finding.found == "2" and "copy.jsonl" in finding.message
+
+
 # ------------------------------------------------------------------------------------ CLI
 
 

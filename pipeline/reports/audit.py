@@ -407,10 +407,18 @@ def _paid_out(con: duckdb.DuckDBPyConnection, cap: int) -> Rows:
 
 
 def _duplicate_inputs(root: Path) -> Rows:
+    """Inputs that repeated hands beyond what a session file that grew repeats: a file read
+    again (by its absolute path) repeats the lines its earlier versions gave, as it should."""
     out = []
+    lines_before: dict[str, int] = {}  # per absolute path, the lines its last version gave
     for run in load_manifest(root).runs:
         for entry in run.inputs:
-            if entry.duplicates:
+            if entry.skipped:
+                continue
+            earlier = lines_before.get(entry.resolved, 0) if entry.resolved else 0
+            if entry.resolved:
+                lines_before[entry.resolved] = entry.read
+            if entry.duplicates > earlier:
                 out.append(
                     Finding(
                         "duplicate-input-hands",
