@@ -254,6 +254,16 @@ def test_negative_amounts_in_phh_and_ohh_are_bad_amount(tmp_path: Path) -> None:
         assert "negative amount" in reject.message
 
 
+def test_an_amount_too_large_in_ohh_says_whose_it_is(tmp_path: Path) -> None:
+    ohh = (FIXTURES / "ohh" / "omaha_pl.ohh").read_bytes()
+    ohh = ohh.replace(b'"starting_stack": 10.00', b'"starting_stack": 1e16', 1)
+    path = tmp_path / "huge.ohh"
+    path.write_bytes(ohh)
+    reject = only_reject(list(read_hands(path)))
+    assert reject.code is RejectCode.BAD_AMOUNT
+    assert reject.message.startswith("$.seats[0].stack (seat 1, 'Hero': stack): amount of ")
+
+
 # ------------------------------------------------------ 10,000 actions, 1,000 seats
 
 

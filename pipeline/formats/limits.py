@@ -313,13 +313,34 @@ def _problem(hand: HandRecord) -> tuple[RejectCode, str, str] | None:
     total = 0
     for field, amount in _amounts(hand):
         if amount < 0:
-            return RejectCode.BAD_AMOUNT, field, f"{field}: negative amount {amount}"
+            return RejectCode.BAD_AMOUNT, field, f"{_named(field, hand)}: negative amount {amount}"
         if amount > MAX_AMOUNT:
-            message = f"{field}: amount of {amount} units is beyond the limit of {MAX_AMOUNT}"
+            limit = f"beyond the limit of {MAX_AMOUNT}"
+            message = f"{_named(field, hand)}: amount of {amount} units is {limit}"
             return RejectCode.BAD_AMOUNT, field, message
         total += amount
     message = f"the hand's amounts add up to {total} units, beyond the limit of {MAX_HAND_MONEY}"
     return RejectCode.BAD_AMOUNT, "$", message
+
+
+_INDEXED_RE = re.compile(r"\$\.(seats|actions)\[([0-9]+)\]\.([a-z_]+)")
+
+
+def _named(field: str, hand: HandRecord) -> str:
+    """Return a field's path as read (the hand's own, in Croupier's JSON Lines) and, for a
+    seat's or an action's, whose it is in words: a hand read from PokerStars text, OHH or
+    PHH has no such path of its own.
+    """
+    match = _INDEXED_RE.fullmatch(field)
+    if match is None:
+        return field
+    kind, index, name = match.group(1), int(match.group(2)), match.group(3)
+    if kind == "seats":
+        seat = hand.seats[index]
+        return f"{field} (seat {seat.seat}, {seat.player!r}: {name.replace('_', ' ')})"
+    action = hand.actions[index]
+    who = "" if action.seat is None else f" by seat {action.seat}"
+    return f"{field} (action {index + 1}, {action.type.value}{who}: {name})"
 
 
 def _within(hand: HandRecord) -> bool:
