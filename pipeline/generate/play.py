@@ -101,6 +101,8 @@ def generate_hands(
     rake: RakePolicy = DEFAULT_RAKE,
     chunk: int = 256,
     deck_bias: float = 0.0,
+    seat_bias: float = 0.0,
+    board_bias: float = 0.0,
 ) -> Iterator[HandRecord]:
     """Yield ``count`` hands played from ``seed`` (the same seed gives the same hands).
 
@@ -109,9 +111,13 @@ def generate_hands(
     hand's ``_injected`` field (see :mod:`pipeline.generate.faults`): most break a rule of
     play, some the payout. Hands are settled ``chunk`` at a time, in one evaluator batch.
 
-    ``deck_bias`` is for testing the fairness audit only: with that probability per hand
-    the shuffled deck is rigged so that the first card dealt is an ace. At 0 (the default)
-    the generator draws nothing for it, so its output is unchanged.
+    ``deck_bias``, ``seat_bias`` and ``board_bias`` are for testing the fairness audit
+    only: with that probability per hand the shuffled deck is rigged so that the first card
+    dealt is an ace (``deck_bias``); so that the first player dealt (the SB) holds an ace
+    another player would have held, the two swapping the cards at the same index of their
+    hole cards (``seat_bias``); so that an ace not dealt to a player replaces a card of the
+    flop (``board_bias``). Play follows the rigged deck. At 0 (the default) the generator
+    draws nothing for them, so its output is unchanged.
     """
     rng = random.Random(seed)
     hands: list[HandRecord] = []
@@ -128,6 +134,8 @@ def generate_hands(
                 id_prefix=f"GEN-{seed}",
                 faulty=faulty and payout is None,
                 deck_bias=deck_bias,
+                seat_bias=seat_bias,
+                board_bias=board_bias,
             )
         )
         payouts.append(payout)
@@ -199,11 +207,14 @@ def play_hand(
     id_prefix: str = "GEN",
     faulty: bool = False,
     deck_bias: float = 0.0,
+    seat_bias: float = 0.0,
+    board_bias: float = 0.0,
 ) -> HandRecord:
     """Play one hand with ``rng``; ``k`` numbers it (hand id, table, time).
 
     A ``faulty`` hand carries exactly one injected violation (see ``faults``);
-    ``deck_bias`` rigs the deck now and then (see :func:`generate_hands`).
+    ``deck_bias``, ``seat_bias`` and ``board_bias`` rig the deck now and then (see
+    :func:`generate_hands`).
     """
     tournament = rng.random() < 0.1
     game = _game(rng, choice, tournament)
@@ -235,6 +246,10 @@ def play_hand(
     dealing = deal_order(n, game.hole_cards)
     if deck_bias > 0 and rng.random() < deck_bias:
         _rig_ace(deck, dealing[0][0])
+    if seat_bias > 0 and rng.random() < seat_bias:
+        _rig_seat(rng, deck, dealing)
+    if board_bias > 0 and rng.random() < board_bias:
+        _rig_flop(rng, deck, n * game.hole_cards)
     for i, positions in enumerate(dealing):
         actions.append(
             Action(ActionType.DEAL, seat=order[i], cards=tuple(deck[p] for p in positions))
@@ -288,6 +303,43 @@ def _rig_ace(deck: list[int], position: int) -> None:
         return
     ace = next(k for k in range(len(deck)) if rank_of(deck[k]) == ACE)
     deck[position], deck[ace] = deck[ace], deck[position]
+
+
+def _rig_seat(rng: random.Random, deck: list[int], dealing: list[list[int]]) -> None:
+    """Give the first player dealt an ace another player holds, unless they hold one: the
+    two swap the cards at the ace's index in the hand, so each index keeps its cards.
+
+    >>> deck = list(range(52))
+    >>> deck[5], deck[48] = 48, 5  # the third player's second card is the ace of clubs
+    >>> _rig_seat(random.Random(1), deck, [[0, 3], [1, 4], [2, 5]])
+    >>> deck[:6]  # the first player's second card and the ace swap
+    [0, 1, 2, 48, 4, 3]
+    """
+    if any(rank_of(deck[p]) == ACE for p in dealing[0]):
+        return
+    aces = [
+        (i, p) for others in dealing[1:] for i, p in enumerate(others) if rank_of(deck[p]) == ACE
+    ]
+    if aces:
+        i, p = rng.choice(aces)
+        deck[dealing[0][i]], deck[p] = deck[p], deck[dealing[0][i]]
+
+
+def _rig_flop(rng: random.Random, deck: list[int], dealt: int) -> None:
+    """Swap an ace not yet dealt (past the flop) into a flop card that is no ace; the flop
+    is the three cards after the first burn, ``dealt`` the hole cards dealt before it
+    (Courchevel's exposed card is the flop's first).
+
+    >>> deck = list(range(52))
+    >>> _rig_flop(random.Random(1), deck, 4)  # 4 hole cards, a burn, the flop 5 6 7
+    >>> [rank_of(card) == ACE for card in deck[5:8]].count(True)
+    1
+    """
+    flop = [p for p in range(dealt + 1, dealt + 4) if rank_of(deck[p]) != ACE]
+    aces = [p for p in range(dealt + 4, len(deck)) if rank_of(deck[p]) == ACE]
+    if flop and aces:
+        a, b = rng.choice(flop), rng.choice(aces)
+        deck[a], deck[b] = deck[b], deck[a]
 
 
 def _with_fault(rng: random.Random, hand: HandRecord, plan: FaultPlan) -> HandRecord:
