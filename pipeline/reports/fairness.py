@@ -10,9 +10,11 @@ they were played (boards are tested against the hole cards, below).
 
 Tests: each of the 52 cards equally often at each hole-card position and at each of the 52
 deck positions (the whole deck is recorded whether or not a card was dealt, so every
-position is a fair sample), and ranks (13) and suits (4) of all known hole cards uniform.
-A test is meaningful when every cell expects at least 5 observations (``needed`` says how
-many that takes).
+position is a fair sample), ranks (13) and suits (4) of all known hole cards uniform, and
+the same ranks and suits at every table position relative to the button (SB, BB … BTN: a
+deal that moves aces to one seat leaves every other test unchanged; see
+:mod:`pipeline.reports.fairness_seats`). A test is meaningful when every cell expects at
+least 5 observations (``needed`` says how many that takes).
 
 **Dealt without replacement.** The cards one hand gives a test come from one deck, so
 they are never a card twice: per hand the cell counts are multivariate hypergeometric, and
@@ -32,7 +34,8 @@ non-increasing rank order (or each in non-decreasing order); dealt in random ord
 happens to four different ranks 1 time in 24. A file whose hands are at least 90% sorted,
 where the sorted hands had less than 1 chance in 10,000 (``UNORDERED_CHANCE``) of all being
 so in dealing order, is left out of the by-position tests (its hands still count for
-ranks, suits and repeats); ``Fairness.unordered_hands`` counts the hands left out.
+ranks, suits, the tests by table position, which do not need the order, and repeats);
+``Fairness.unordered_hands`` counts the hands left out.
 
 **The board against the hole cards.** Boards alone are no fair sample (which hands reach
 the flop depends on play), but where every seat's hole cards are known each board card is
@@ -78,6 +81,7 @@ from pipeline.reports.fairness_board import (
     BoardPairs,
     deal_board_pairs,
 )
+from pipeline.reports.fairness_seats import deal_position_tests
 from pipeline.reports.fairness_stats import (
     FAIL,
     MIN_EXPECTED,
@@ -205,8 +209,8 @@ def _label(kind: str, cell: int) -> str:
 
 def largest_deviations(test: ChiSquare, top: int = 3) -> list[tuple[str, int, float]]:
     """Return the ``top`` cells furthest from what a fair deal expects, furthest first, as
-    (the cell's card, rank or suit; observed; expected); every cell of a test expects as
-    many.
+    (the cell's card, rank or suit, or its ``labels``; observed; expected). Every cell
+    expects as many, unless the test gives each cell's ``expected``.
 
     >>> t = fairness_of_counts({}, {1: [10] * 49 + [16, 1, 13]}, hole_hands=0, decks=520)
     >>> largest_deviations(t.tests[0], 2)
@@ -214,9 +218,11 @@ def largest_deviations(test: ChiSquare, top: int = 3) -> list[tuple[str, int, fl
     """
     if test.kind in ("repeats", "pairs") or not test.n:
         return []
-    expected = test.n / len(test.observed)
-    order = sorted(range(len(test.observed)), key=lambda i: (-abs(test.observed[i] - expected), i))
-    return [(_label(test.kind, i), test.observed[i], expected) for i in order[:top]]
+    cells = range(len(test.observed))
+    expected = list(test.expected) or [test.n / len(test.observed)] * len(test.observed)
+    order = sorted(cells, key=lambda i: (-abs(test.observed[i] - expected[i]), i))
+    labels = test.labels or tuple(_label(test.kind, i) for i in cells)
+    return [(labels[i], test.observed[i], expected[i]) for i in order[:top]]
 
 
 def _test(
@@ -301,6 +307,7 @@ def fairness_of_counts(
     unordered_hands: int = 0,
     unordered_sources: int = 0,
     board: BoardPairs | None = None,
+    by_position: Sequence[ChiSquare] = (),
 ) -> Fairness:
     """Run every test on card counts: ``hole`` and ``deck`` map a position (from 1) to the
     count of each of the 52 cards seen there.
@@ -310,7 +317,9 @@ def fairness_of_counts(
     maps a hole-card test to its factor c (:func:`without_replacement`); a test it leaves
     out is not corrected (right only when each hand gives that test one card). Deck
     positions take one card per deck: never corrected. ``repeats`` adds the repeated-deal
-    test, ``board`` the board-pairing test (:mod:`pipeline.reports.fairness_board`).
+    test, ``board`` the board-pairing test (:mod:`pipeline.reports.fairness_board`);
+    ``by_position`` the tests by table position (:mod:`pipeline.reports.fairness_seats`),
+    corrected and judged with the rest.
     """
     factor = correction or {}
     tests = [
@@ -327,6 +336,7 @@ def fairness_of_counts(
     if any(pooled):
         tests.append(_test("hole cards", "ranks", None, ranks, factor.get(("ranks", None), 1.0)))
         tests.append(_test("hole cards", "suits", None, suits, factor.get(("suits", None), 1.0)))
+    tests += by_position
     tests += [_test("deck", "cards", p, deck[p], 1.0) for p in sorted(deck)]
     if repeats is not None and repeats.hands:
         tests.append(_repeat_test(repeats))
@@ -573,4 +583,5 @@ def deal_fairness(con: duckdb.DuckDBPyConnection, *, alpha: float = ALPHA) -> Fa
         unordered_hands=sum(int(hands_per_source.get(s, 0)) for s in unordered),
         unordered_sources=len(unordered),
         board=deal_board_pairs(con),
+        by_position=deal_position_tests(con),
     )

@@ -30,6 +30,7 @@ __all__ = [
     "chi2_sf",
     "chi_square",
     "holm",
+    "pearson",
     "poisson_sf",
     "regularized_gamma_q",
     "without_replacement",
@@ -138,6 +139,15 @@ def chi_square(observed: Sequence[int]) -> tuple[float, int, float]:
     return statistic, cells - 1, chi2_sf(statistic, cells - 1)
 
 
+def pearson(observed: Sequence[int], expected: Sequence[float]) -> float:
+    """Return Pearson's Σ (o − e)² / e over the cells that expect anything.
+
+    >>> pearson([12, 8, 10], [10.0, 10.0, 10.0])
+    0.8
+    """
+    return sum((o - e) ** 2 / e for o, e in zip(observed, expected, strict=True) if e > 0)
+
+
 def without_replacement(cards_per_hand: Iterable[int]) -> float:
     """Return c = Σ m(52 − m) / (51 · Σ m): the factor by which dealing each hand's m cards
     from one deck shrinks Pearson's statistic (1.0 when no hand gives more than one card).
@@ -172,7 +182,12 @@ class ChiSquare:
     suit (clubs, diamonds, hearts, spades). ``statistic`` is Pearson's divided by
     ``correction`` (c of :func:`without_replacement`; 1.0 for a deck position).
     ``statistic``, ``p_value`` and ``p_holm`` are ``None`` when the test has too few
-    observations to mean anything (``n < needed``).
+    observations to mean anything (``n < needed``, or a cell expecting fewer than
+    :data:`MIN_EXPECTED`).
+
+    A test whose cells expect unequal counts (by table position, board cards against the
+    cards left) names its cells in ``labels`` and gives each cell's expected count in
+    ``expected``; both are empty for a test whose every cell expects ``n / cells``.
 
     The repeated-deal test (sample ``"deals"``, kind ``"repeats"``) is no chi-square: ``n``
     counts the hands compared, ``observed`` holds the number that repeat an earlier deal,
@@ -192,3 +207,5 @@ class ChiSquare:
     p_value: float | None
     p_holm: float | None
     result: str
+    labels: tuple[str, ...] = ()
+    expected: tuple[float, ...] = ()
