@@ -158,9 +158,11 @@ def test_too_few_hands_is_said_plainly(tmp_path: Path) -> None:
     lake = _lake_of(tmp_path, "few", count=20, seed=3)
     fairness = audit(lake).fairness
     assert fairness.verdict == "not enough hands"
-    cards = [t for t in fairness.tests if t.kind == "cards"]
+    cards = [t for t in fairness.tests if t.kind == "cards" and t.sample != "boards"]
     assert {t.result for t in cards} == {"insufficient data"}
     assert all(t.needed == 5 * 52 > t.n and t.p_value is None for t in cards)
+    boards = [t for t in fairness.tests if t.sample == "boards"]
+    assert len(boards) == 3 and all(t.needed > t.n and t.p_value is None for t in boards)
     # ranks and suits, pooled or by table position, have enough cards to test, but say
     # nothing of cards by position
     meaningful = {t.kind for t in fairness.meaningful}

@@ -3,7 +3,8 @@
 :func:`sections` turns the audit into titled tables of text, which Markdown, HTML and the
 CLI's rich tables all show. The HTML report is one self-contained file (inline CSS and SVG
 charts, no script, no network request): a card-frequency heat map per hole-card position
-and violations by month, beside the tables. Every string that came from a log is escaped.
+(and of board cards against the cards left) and violations by month, beside the tables.
+Every string that came from a log is escaped.
 """
 
 from __future__ import annotations
@@ -201,7 +202,11 @@ def _fairness_section(fair: Fairness) -> Section:
         f"{repeats.hands} deals compared for repeats, {fair.board.cards} board cards of "
         f"{fair.board.hands} hands with every seat's hole cards known",
         "chi-square corrected for dealing without replacement: Pearson's statistic divided "
-        "by c = Σ m(52 − m) / (51 · Σ m), m the known cards one hand gives the test",
+        "by c = Σ m(52 − m) / (51 · Σ m), m the known cards one hand gives the test; by "
+        "table position, c = (Σ c of each position − c of them all) / (positions − 1), and a "
+        "position counts with 5 expected cards per cell; for board cards against the cards "
+        "left, c = (K − Σ F/E) / (K − 1) over the K cells, E and F the sums of each board "
+        "card's chance of a cell and of its square",
     ]
     if fair.unordered_hands:
         notes.append(
@@ -314,10 +319,11 @@ def _colour(residual: float) -> str:
 def heat_map(test: ChiSquare) -> str:
     """Return an SVG heat map of the 52 card counts of a test: ranks across, suits down,
     coloured by standardized residual (observed − expected) / √(c · expected), c the
-    test's without-replacement correction (see :mod:`pipeline.reports.fairness`)."""
+    test's without-replacement correction (see :mod:`pipeline.reports.fairness`); each
+    card expects ``n / 52`` unless the test gives its ``expected``."""
     cell, left, top = 30, 22, 18
-    expected = test.n / 52 if test.n else 0.0
-    scale = (test.correction * expected) ** 0.5
+    fair = test.n / 52 if test.n else 0.0
+    expected_of = list(test.expected) or [fair] * 52
     ranks = list(range(12, -1, -1))
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + 13 * cell + 4}" '
@@ -335,6 +341,8 @@ def heat_map(test: ChiSquare) -> str:
         )
         for x, rank in enumerate(ranks):
             count = test.observed[rank * 4 + y]
+            expected = expected_of[rank * 4 + y]
+            scale = (test.correction * expected) ** 0.5
             residual = (count - expected) / scale if scale else 0.0
             parts.append(
                 f'<rect x="{left + x * cell}" y="{top + y * cell}" width="{cell - 1}" '
@@ -410,7 +418,8 @@ def render_html(audit: Audit) -> str:
             maps = [t for t in fair.tests if t.kind == "cards" and t.n and _mapped(t)]
             if maps:
                 body.append(
-                    "<p>Card counts per position: ranks across, suits down; red "
+                    "<p>Card counts per position (and of board cards, each card expecting "
+                    "its chances from the cards left): ranks across, suits down; red "
                     "means more than a fair deal expects, blue fewer (standardized "
                     "residual corrected for dealing without replacement, saturated at ±4).</p>"
                     '<div class="maps">'

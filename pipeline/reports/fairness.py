@@ -39,8 +39,10 @@ ranks, suits, the tests by table position, which do not need the order, and repe
 
 **The board against the hole cards.** Boards alone are no fair sample (which hands reach
 the flop depends on play), but where every seat's hole cards are known each board card is
-dealt from the cards left, whatever was played: the test compares how often board cards
-share a rank with hole cards against that (see :mod:`pipeline.reports.fairness_board`).
+dealt from the cards left, whatever was played: one test compares how often board cards
+share a rank with hole cards against that, two more the board cards' ranks (13) and cards
+(52) against the chances the cards left gave them, a chi-square corrected for those chances
+varying from card to card (see :mod:`pipeline.reports.fairness_board`).
 
 **Repeated deals.** A fair shuffle never deals the same cards twice. A hand's deal is its
 recorded deck where there is one, else every seat's hole cards in seat order and the first
@@ -53,8 +55,8 @@ mean bounds the p-value from above.
 
 P-values of the meaningful tests are corrected with Holm's method for their number, and
 the verdict is read at ``alpha`` (1%): "evidence of bias" when any test fails, else "not
-enough hands" unless some card-by-position test had enough data, else "consistent with a
-fair deal".
+enough hands" unless some test of hole cards or decks by card and position had enough
+data, else "consistent with a fair deal".
 
 >>> round(chi2_sf(3.841458820694124, 1), 6)
 0.05
@@ -79,7 +81,8 @@ from pipeline.reports.fairness_board import (
     MIN_BOARD_CARDS,
     NO_BOARD,
     BoardPairs,
-    deal_board_pairs,
+    board_card_tests,
+    deal_boards,
 )
 from pipeline.reports.fairness_seats import deal_position_tests
 from pipeline.reports.fairness_stats import (
@@ -308,6 +311,7 @@ def fairness_of_counts(
     unordered_sources: int = 0,
     board: BoardPairs | None = None,
     by_position: Sequence[ChiSquare] = (),
+    board_cards: Sequence[ChiSquare] = (),
 ) -> Fairness:
     """Run every test on card counts: ``hole`` and ``deck`` map a position (from 1) to the
     count of each of the 52 cards seen there.
@@ -318,8 +322,9 @@ def fairness_of_counts(
     out is not corrected (right only when each hand gives that test one card). Deck
     positions take one card per deck: never corrected. ``repeats`` adds the repeated-deal
     test, ``board`` the board-pairing test (:mod:`pipeline.reports.fairness_board`);
-    ``by_position`` the tests by table position (:mod:`pipeline.reports.fairness_seats`),
-    corrected and judged with the rest.
+    ``by_position`` the tests by table position (:mod:`pipeline.reports.fairness_seats`)
+    and ``board_cards`` those of board cards against the cards left
+    (:mod:`~pipeline.reports.fairness_board`), corrected and judged with the rest.
     """
     factor = correction or {}
     tests = [
@@ -342,6 +347,7 @@ def fairness_of_counts(
         tests.append(_repeat_test(repeats))
     if board is not None and board.cards:
         tests.append(_board_test(board))
+    tests += board_cards
     meaningful = [i for i, t in enumerate(tests) if t.p_value is not None]
     adjusted = holm([tests[i].p_value or 0.0 for i in meaningful])
     done = list(tests)
@@ -349,7 +355,7 @@ def fairness_of_counts(
         done[i] = replace(tests[i], p_holm=p, result=FAIL if p < alpha else PASS)
     if any(t.result == FAIL for t in done):
         verdict = VERDICT_BIASED.format(alpha=100 * alpha)
-    elif not any(t.kind == "cards" and t.p_value is not None for t in done):
+    elif not any(t.p_value is not None for t in done if t.kind == "cards" and t.sample != "boards"):
         verdict = VERDICT_TOO_FEW  # ranks, suits and repeats say nothing of cards by position
     else:
         verdict = VERDICT_FAIR
@@ -571,6 +577,7 @@ def deal_fairness(con: duckdb.DuckDBPyConnection, *, alpha: float = ALPHA) -> Fa
         correction[("ranks", None)] = correction[("suits", None)] = pooled_c
     deck = _counts(con.execute(_DECK_SQL).fetchall())
     decks = con.execute(_DECKS_SQL).fetchone()
+    board, draws = deal_boards(con)
     return fairness_of_counts(
         hole,
         deck,
@@ -582,6 +589,7 @@ def deal_fairness(con: duckdb.DuckDBPyConnection, *, alpha: float = ALPHA) -> Fa
         repeats=_repeats(con),
         unordered_hands=sum(int(hands_per_source.get(s, 0)) for s in unordered),
         unordered_sources=len(unordered),
-        board=deal_board_pairs(con),
+        board=board,
         by_position=deal_position_tests(con),
+        board_cards=board_card_tests(draws),
     )
