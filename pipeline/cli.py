@@ -506,11 +506,12 @@ def audit_command(
     Hands by status; violations by code, site, table and month with example hand ids;
     payout mismatches and chip conservation with amounts; duplicate hands; players seated
     twice; continuity per table (gaps in hand numbers, button moves, stacks carried over);
-    and chi-square tests of the deal (hole cards known at the deal, recorded deck orders)
-    with Holm's correction and a plain verdict. Findings are the report: the exit code is
-    0 unless --fail-on-findings. With -o, the table format writes Markdown; --html writes
-    one self-contained page with charts, beside any other format (--html - writes it
-    to stdout in place of the table).
+    and chi-square tests of the deal (hole cards known at the deal, by position in the hand
+    and by table position; recorded deck orders; boards against the cards left where every
+    seat's hole cards are known) with Holm's correction and a plain verdict. Findings are
+    the report: the exit code is 0 unless --fail-on-findings. With -o, the table format
+    writes Markdown; --html writes one self-contained page with charts, beside any other
+    format (--html - writes it to stdout in place of the table).
 
     Example: [bold]croupier audit --lake lake --html audit.html[/]
     """
