@@ -25,10 +25,10 @@ statistic of homogeneity is then a weighted sum of chi-squares whose mean weight
     c = (Σ_p c_p − c_all) / (P − 1),
 
 c_p the factor of :func:`~pipeline.reports.fairness_stats.without_replacement` over the cards
-at p alone and c_all over every card of the test (c_all is what a test of the positions'
-total would take, and is left out). The statistic reported is Pearson's divided by c. When
-every hand gives the test the same positions' cards the weights are all equal and the
-correction is exact: 52/51 when a table's every seat is known (a position that holds an ace
+at p alone and c_all over every card of the test (the weight of the positions' pooled
+counts, which a test of homogeneity leaves out). The statistic reported is Pearson's divided
+by c. When every hand gives the test the same positions' cards the weights are all equal and
+the correction is exact: 52/51 when a table's every seat is known (a position that holds an ace
 leaves fewer for the others, so the positions differ more than independent draws would),
 (52 − m)/51 when one player's m cards are; a mix of table sizes lies in between (the tests
 check the calibration on generated hands).
