@@ -45,7 +45,7 @@ depend on too.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import duckdb
@@ -273,9 +273,12 @@ def _parsed(text: str) -> list[int] | None:
 def deal_boards(con: duckdb.DuckDBPyConnection) -> tuple[BoardPairs, BoardDraws]:
     """Run :func:`board_pairs` and :func:`board_draws` on the hands of the lake open on
     ``con`` whose every seat's hole cards are known and that dealt a board."""
-    deals = []
-    for hole_text, board_text in con.execute(_BOARD_SQL).fetchall():
-        hole, board = _parsed(str(hole_text)), _parsed(str(board_text))
-        if hole is not None and board is not None:
-            deals.append((hole, board))
-    return board_pairs(deals), board_draws(deals)
+    rows = con.execute(_BOARD_SQL).fetchall()
+
+    def deals() -> Iterator[tuple[list[int], list[int]]]:  # parsed as used: twice, not kept
+        for hole_text, board_text in rows:
+            hole, board = _parsed(str(hole_text)), _parsed(str(board_text))
+            if hole is not None and board is not None:
+                yield hole, board
+
+    return board_pairs(deals()), board_draws(deals())
