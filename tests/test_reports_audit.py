@@ -18,7 +18,7 @@ from pipeline.formats.jsonl import write_jsonl
 from pipeline.generate import generate_hands
 from pipeline.lake.query import run_query
 from pipeline.money import format_amount
-from pipeline.reports.audit import Audit, Finding, audit
+from pipeline.reports.audit import FINDING_KINDS, Audit, Finding, audit
 from pipeline.reports.audit_render import render_markdown
 from pipeline.reports.fairness import VERDICT_FAIR
 from pipeline.run import run_lake
@@ -115,13 +115,14 @@ def test_the_audit_names_each_step_it_turns_to(
     faulty: tuple[Path, list[tuple[str, str]]],
 ) -> None:
     """For the progress display of a long audit: every kind of finding has its step, in
-    the order they are listed, between the overview and the fairness tests."""
+    the order they are listed, between the overview and the fairness tests (whose failed
+    tests are the last kind)."""
     lake, _ = faulty
     told: list[str] = []
     report = audit(lake, limit=2, on_step=told.append)
-    kinds = [kind.replace("-", " ") for kind in report.finding_counts]
+    assert list(report.finding_counts) == list(FINDING_KINDS) and len(FINDING_KINDS) == 10
+    kinds = [kind.replace("-", " ") for kind in FINDING_KINDS[:-1]]
     assert told == ["hands and statuses", "violations", *kinds, "fairness of the deal"]
-    assert len(kinds) == 9
 
 
 # ------------------------------------------------------------------------ fairness of the deal
@@ -152,6 +153,16 @@ def test_a_biased_deal_fails_the_fairness_tests(tmp_path: Path) -> None:
     first = next(t for t in fairness.tests if t.name == "deck: cards at position 1")
     aces = sum(first.observed[48:52])
     assert aces > 300  # a fair deck puts about 77 aces on top of 1,000 decks
+    # each failed test is a finding too, so the findings alone (CSV) say why audit fails
+    report = audit(lake)
+    found = [f for f in report.findings if f.kind == "deal-fairness"]
+    assert len(found) == report.finding_counts["deal-fairness"] == len(failed)
+    assert all(any(f.message.startswith(f"{name}: ") for f in found) for name in failed)
+    deck = next(f for f in found if f.message.startswith("deck: cards at position 1"))
+    assert deck.expected == "p >= 0.01 after Holm" and deck.found is not None
+    assert "furthest from a fair deal: A" in deck.message
+    csv_out = runner.invoke(app, ["audit", "--lake", str(lake), "--format", "csv"]).stdout
+    assert "deal-fairness" in csv_out and "deck: cards at position 1" in csv_out
 
 
 def test_too_few_hands_is_said_plainly(tmp_path: Path) -> None:

@@ -46,7 +46,8 @@ import duckdb
 from pipeline.lake.manifest import load_manifest
 from pipeline.lake.query import connect
 from pipeline.money import format_amount
-from pipeline.reports.fairness import ALPHA, Fairness, deal_fairness
+from pipeline.reports.fairness import ALPHA, Fairness, deal_fairness, largest_deviations
+from pipeline.reports.fairness_stats import FAIL, ChiSquare
 
 __all__ = [
     "GROUPINGS",
@@ -82,6 +83,7 @@ FINDING_KINDS = (
     "hand-number-gap",
     "button-move",
     "stack-carry",
+    "deal-fairness",
 )
 """Every kind of finding, in report order."""
 
@@ -220,6 +222,9 @@ def audit(
             findings += listed[:cap]
         step("fairness of the deal")
         fairness = deal_fairness(con, alpha=alpha)
+        failed = [_failed_test(t, alpha) for t in fairness.tests if t.result == FAIL]
+        counted["deal-fairness"] = len(failed)
+        findings += failed[:cap]
     finally:
         con.close()
     return Audit(
@@ -404,6 +409,20 @@ def _paid_out(con: duckdb.DuckDBPyConnection, cap: int) -> Rows:
             )
         )
     return out, total
+
+
+def _failed_test(test: ChiSquare, alpha: float) -> Finding:
+    """A fairness test the deal failed, as a finding: which, its p-value, the cells furthest
+    from what a fair deal expects."""
+    far = ", ".join(f"{cell} {seen} vs {want:.1f}" for cell, seen, want in largest_deviations(test))
+    return Finding(
+        "deal-fairness",
+        None,
+        None,
+        expected=f"p >= {alpha:g} after Holm",
+        found=f"p = {test.p_holm:.3g}" if test.p_holm is not None else None,
+        message=f"{test.name}: furthest from a fair deal: {far}" if far else test.name,
+    )
 
 
 def _duplicate_inputs(root: Path) -> Rows:

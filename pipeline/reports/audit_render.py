@@ -44,6 +44,7 @@ _KIND_TITLES = {
     "hand-number-gap": "Continuity: gaps in hand numbers",
     "button-move": "Continuity: button moves",
     "stack-carry": "Continuity: stacks carried over",
+    "deal-fairness": "Fairness tests the deal failed",
 }
 
 
