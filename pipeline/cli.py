@@ -470,14 +470,15 @@ def query_command(
         emit(render(result, fmt), output)
 
 
-_AUDIT_FORMATS = ("table", "json", "csv", "markdown")
+_AUDIT_FORMATS = ("table", "json", "csv", "markdown", "html")
 
 
 @app.command("audit")
 def audit_command(
     lake: Annotated[Path, typer.Option("--lake", help="The lake folder.")] = Path("lake"),
     fmt: Annotated[
-        str, typer.Option("--format", help="table, json, csv (the findings) or markdown.")
+        str,
+        typer.Option("--format", help="table, json, csv (the findings), markdown or html."),
     ] = "table",
     output: Output = None,
     html_file: Annotated[
@@ -534,7 +535,12 @@ def audit_command(
         raise fail(str(error)) from None
     if html_file is not None:
         emit(render_html(report), html_file)
-    renderers = {"json": render_json, "csv": render_csv, "markdown": render_markdown}
+    renderers = {
+        "json": render_json,
+        "csv": render_csv,
+        "markdown": render_markdown,
+        "html": render_html,
+    }
     if html_out and output is None:
         pass  # the HTML is the result on standard output
     elif fmt in renderers or output is not None:  # the table format written to -o is Markdown

@@ -83,6 +83,17 @@ def test_html_dash_is_the_page_on_stdout_alone(report: Path, tmp_path: Path) -> 
     assert markdown.read_text(encoding="utf-8").startswith("#")
 
 
+def test_format_html_is_the_page_too(report: Path, tmp_path: Path) -> None:
+    lake = str(report.parent / "lake")
+    result = runner.invoke(app, ["audit", "--lake", lake, "--format", "html"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == report.read_text(encoding="utf-8")
+    page = tmp_path / "page.html"
+    result = runner.invoke(app, ["audit", "--lake", lake, "--format", "html", "-o", str(page)])
+    assert result.exit_code == 0
+    assert page.read_text(encoding="utf-8") == report.read_text(encoding="utf-8")
+
+
 @pytest.mark.parametrize("extra", [["--format", "json"], ["-o", "-"]])
 def test_html_dash_and_another_report_on_stdout_is_refused(report: Path, extra: list[str]) -> None:
     lake = str(report.parent / "lake")
