@@ -51,7 +51,7 @@ from dataclasses import dataclass
 import duckdb
 
 from pipeline.cards import RANKS, format_card, parse_card, rank_of
-from pipeline.reports.fairness_stats import MIN_EXPECTED, TOO_FEW, ChiSquare, chi2_sf, pearson
+from pipeline.reports.fairness_stats import MIN_EXPECTED, ChiSquare, chi2_sf, pearson
 
 __all__ = [
     "NO_BOARD",
@@ -223,8 +223,6 @@ def _draw_test(
         correction=correction,
         statistic=statistic,
         p_value=p_value,
-        p_holm=None,
-        result=TOO_FEW,
         labels=labels,
         expected=tuple(expected),
     )

@@ -48,7 +48,7 @@ from collections.abc import Mapping, Sequence
 import duckdb
 
 from pipeline.cards import RANKS, SUITS, parse_card, rank_of, suit_of
-from pipeline.reports.fairness_stats import MIN_EXPECTED, TOO_FEW, ChiSquare, chi2_sf, pearson
+from pipeline.reports.fairness_stats import MIN_EXPECTED, ChiSquare, chi2_sf, pearson
 
 __all__ = ["deal_position_tests", "position_order", "position_tests"]
 
@@ -118,8 +118,6 @@ def _position_test(
         correction=correction,
         statistic=statistic,
         p_value=p_value,
-        p_holm=None,
-        result=TOO_FEW,
         labels=labels,
         expected=expected,
     )

@@ -205,7 +205,7 @@ class ChiSquare:
     correction: float
     statistic: float | None
     p_value: float | None
-    p_holm: float | None
-    result: str
+    p_holm: float | None = None
+    result: str = TOO_FEW
     labels: tuple[str, ...] = ()
     expected: tuple[float, ...] = ()
