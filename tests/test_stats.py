@@ -231,6 +231,26 @@ def test_a_raise_to_the_bet_is_a_call_and_a_call_of_nothing_a_check() -> None:
     assert not stats[3].cbet_flop_opp  # no pre-flop raiser, no c-bet
 
 
+def test_an_action_by_a_player_who_folded_is_no_decision() -> None:
+    """Seat 4 folds pre-flop, then 'bets' the flop out of turn: the replay applies nothing,
+    so seat 3's bet is still the c-bet and seat 2 folds to it; seat 3's 'call' after its
+    own fold does not close the pot the button may steal."""
+    hand = [*_blinds(), raise_to(3, "3.00"), fold(4), fold(1), call(2, "2.00")]
+    hand += [board("2c3d4h"), check(2), bet(4, "1.00"), bet(3, "3.00"), fold(2)]
+    hand.append(uncalled(3, "3.00"))
+    judged = play(hand, seats=4)
+    assert [code for _, code in found_codes(judged)] == ["action-out-of-turn"]
+    stats = dict(zip(judged.seats, seat_stats(judged, positions(4)), strict=True))
+    assert stats[4].postflop_aggressive == 0
+    assert (stats[3].cbet_flop_opp, stats[3].cbet_flop) == (True, True)
+    assert (stats[2].fold_to_cbet_flop_opp, stats[2].fold_to_cbet_flop) == (True, True)
+    steal = [*_blinds(), fold(3), call(3, "1.00"), raise_to(4, "3.00"), fold(1), fold(2)]
+    steal.append(uncalled(4, "2.00"))
+    judged = play(steal, seats=4)
+    stats = dict(zip(judged.seats, seat_stats(judged, positions(4)), strict=True))
+    assert (stats[4].steal_opp, stats[4].steal) == (True, True)
+
+
 def found_codes(judged: Replay) -> list[tuple[int | None, str]]:
     return [(v.seq, v.code.value) for v in judged.violations]
 

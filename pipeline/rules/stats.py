@@ -137,6 +137,7 @@ def seat_flags(judged: Replay, positions: list[str]) -> list[Flags]:
     by_street = {_PREFLOP: preflop, _FLOP: [], _TURN: [], _RIVER: []}
     folded_early: set[int | None] = set()  # seats with any pre-flop fold, judged or not
     folded_preflop: set[int] = set()  # players who folded as a pre-flop decision
+    out: set[int | None] = set()  # seats that folded or went all-in, so far
     # The pre-flop betting so far.
     raises = 0  # raises beyond the big blind
     first_raiser: int | None = None
@@ -150,6 +151,10 @@ def seat_flags(judged: Replay, positions: list[str]) -> list[Flags]:
         seat = step.seat
         if kind is _FOLD and street is _PREFLOP:
             folded_early.add(seat)
+        if seat in out:
+            continue  # folded or all-in before: the replay applies nothing they do
+        if kind is _FOLD or step.all_in:
+            out.add(seat)
         codes = step.codes
         if codes:
             if not _NO_TURN.isdisjoint(codes):
