@@ -3,7 +3,7 @@ error (exit 2) naming the option, before any work starts."""
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
+import re
 from pathlib import Path
 from typing import Annotated
 
@@ -83,19 +83,24 @@ def check_game(variant: str | None, betting: str | None) -> None:
 
 
 def check_stakes(text: str | None) -> None:
-    """Refuse (exit 2) a ``--stakes`` that is no big blind: not a number, negative, finer
-    than the lake's finest unit (9 decimals) or beyond what its SQL compares (10^29)."""
+    """Refuse (exit 2) a ``--stakes`` that is no big blind as decimal text: ASCII digits
+    with at most one point, below 10^29, and at most 9 decimals (trailing zeros aside),
+    what the lake's SQL compares exactly.
+
+    >>> check_stakes("0.10"), check_stakes("2"), check_stakes("1.000000000000")
+    (None, None, None)
+    """
     if text is None:
         return
-    try:
-        value = Decimal(text)
-    except InvalidOperation:
-        value = Decimal("NaN")
-    finite = value.is_finite() and 0 <= value < 10**29
-    if finite and int(value.normalize().as_tuple().exponent) >= -9:  # 0.1000000000000 is 0.1
+    match = _STAKES_RE.fullmatch(text)
+    whole, decimals = (match.group(1), match.group(2) or "") if match else ("", "")
+    if match and len(whole.lstrip("0")) <= 29 and len(decimals.rstrip("0")) <= 9:
         return
     message = f"--stakes takes a big blind such as 0.10, not {text!r}"
     raise typer.BadParameter(message, param_hint="--stakes")
+
+
+_STAKES_RE = re.compile(r"(?=\.?[0-9])([0-9]*)(?:\.([0-9]*))?")
 
 
 def player_range(text: str) -> tuple[int, int]:

@@ -173,6 +173,8 @@ def test_filters_are_checked_and_read_as_a_user_writes_them(lake: Path) -> None:
         (["--stakes", "1e40"], "--stakes takes a big blind such as 0.10, not '1e40'"),
         (["--stakes", "-1"], "--stakes takes a big blind such as 0.10, not '-1'"),
         (["--stakes", "1e-20"], "--stakes takes a big blind such as 0.10, not '1e-20'"),
+        (["--stakes", "١"], "--stakes takes a big blind such as 0.10, not '١'"),
+        (["--stakes", "1." + "0" * 27 + "1"], "--stakes takes a big blind such as 0.10"),
     ]:
         bad = runner.invoke(app, ["stats", "--lake", str(lake), *args])
         assert bad.exit_code == 2
