@@ -364,12 +364,20 @@ def test_a_session_file_read_again_after_it_grew_is_no_finding(tmp_path: Path) -
     grown = run_lake([str(session)], lake, workers=1)
     assert grown.duplicates == 10
     assert _found(audit(lake), "duplicate-input-hands") == []
+    with session.open("wb") as out:  # another file at the same path: copies, not growth
+        write_jsonl(hands[:3], out)
+    run_lake([str(session)], lake, workers=1)
+    [finding] = _found(audit(lake), "duplicate-input-hands")
+    assert finding.found == "3" and "session.jsonl" in finding.message
     copy = tmp_path / "copy.jsonl"  # two hands again, from another file: worth a look
     with copy.open("wb") as out:
         write_jsonl(hands[3:5], out)
     run_lake([str(copy)], lake, workers=1)
-    [finding] = _found(audit(lake), "duplicate-input-hands")
-    assert finding.found == "2" and "copy.jsonl" in finding.message
+    found = _found(audit(lake), "duplicate-input-hands")
+    assert [(f.found, Path(f.message.split(" from ")[1].split(";")[0]).name) for f in found] == [
+        ("3", "session.jsonl"),
+        ("2", "copy.jsonl"),
+    ]
 
 
 # ------------------------------------------------------------------------------------ CLI

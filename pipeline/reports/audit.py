@@ -427,17 +427,19 @@ def _failed_test(test: ChiSquare, alpha: float) -> Finding:
 
 def _duplicate_inputs(root: Path) -> Rows:
     """Inputs that repeated hands beyond what a session file that grew repeats: a file read
-    again (by its absolute path) repeats the lines its earlier versions gave, as it should."""
+    again (by its absolute path) that is bigger than before repeats the lines its earlier
+    version gave, as it should; any other repeat is listed."""
     out = []
-    lines_before: dict[str, int] = {}  # per absolute path, the lines its last version gave
+    before: dict[str, tuple[int, int]] = {}  # per absolute path: its last version's size, lines
     for run in load_manifest(root).runs:
         for entry in run.inputs:
             if entry.skipped:
                 continue
-            earlier = lines_before.get(entry.resolved, 0) if entry.resolved else 0
+            size, lines = before.get(entry.resolved, (0, 0)) if entry.resolved else (0, 0)
+            grown = lines if entry.size > size else 0
             if entry.resolved:
-                lines_before[entry.resolved] = entry.read
-            if entry.duplicates > earlier:
+                before[entry.resolved] = (entry.size, entry.read)
+            if entry.duplicates > grown:
                 out.append(
                     Finding(
                         "duplicate-input-hands",
