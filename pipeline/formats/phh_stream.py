@@ -28,7 +28,7 @@ def _chunks(
 
     A file whose first significant line is a table header holds one hand per top-level
     table (a header ``[k.sub]`` stays with hand ``k``); otherwise the file is one hand,
-    unless a numbered table (``[1]``) comes later: then it holds hands after keys that
+    unless a table ``[1]`` comes later: then it holds hands after keys that
     belong to none, given as the chunk ``(1, PREAMBLE, text)``. A hand's text stops
     growing just past :data:`MAX_HAND_BYTES` (it is rejected as too long), so memory
     stays bounded whatever the file holds.
@@ -49,7 +49,7 @@ def _chunks(
             multi = _HEADER_RE.fullmatch(stripped) is not None
         header = _HEADER_RE.fullmatch(stripped) if multi is not None else None
         if header is not None and not multi:  # one hand, unless this table is hand 1
-            if _table_name(header.group(1)).isdigit():
+            if _table_name(header.group(1)) == "1":
                 multi, key = True, PREAMBLE
             else:
                 header = None
