@@ -57,6 +57,7 @@ def test_many_small_inputs_make_a_file_per_table_and_month_and_keep_every_row(
     assert seats == run_query(lake, "SELECT sum(n_players) FROM hands").rows[0][0]
     raw = json.loads((lake / MANIFEST).read_text())
     assert all(len(f["parts"]) > 1 for f in raw["runs"][0]["added"] if f["table"] != "rejects")
+    assert raw["format"] == 2  # a version from before merged files says it does not know it
 
 
 def test_a_file_that_needs_no_merging_is_written_as_before(tmp_path: Path) -> None:
@@ -65,6 +66,7 @@ def test_a_file_that_needs_no_merging_is_written_as_before(tmp_path: Path) -> No
     run_lake([str(single)], lake, workers=1)
     raw = json.loads((lake / MANIFEST).read_text())
     assert all("parts" not in f for f in raw["runs"][0]["added"])  # readable by older runs
+    assert raw["format"] == 1
 
 
 def test_replace_of_one_small_input_keeps_the_other_inputs_rows(tmp_path: Path) -> None:

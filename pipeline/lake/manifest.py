@@ -31,6 +31,9 @@ __all__ = [
 
 MANIFEST = "_manifest.json"
 FORMAT = 1
+MERGED_FORMAT = 2
+"""The format of a manifest that lists a merged file (``parts``): a version of Croupier from
+before merged files says it does not know the format rather than that the lake is damaged."""
 
 
 @dataclass(slots=True)
@@ -139,7 +142,7 @@ def load_manifest(lake: Path) -> Manifest:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise ManifestError(path, f"not JSON: {error}") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
+    if not isinstance(data, dict) or data.get("format") not in (FORMAT, MERGED_FORMAT):
         found = data.get("format") if isinstance(data, dict) else None
         raise ManifestError(path, f"unknown manifest format {found!r}")
     try:
@@ -194,7 +197,9 @@ class ManifestError(ValueError):
 def write_manifest(lake: Path, manifest: Manifest) -> None:
     """Commit a manifest: write it to a temporary file, flush it to disk, rename it."""
     runs = [{**asdict(run), "added": [_file_dict(f) for f in run.added]} for run in manifest.runs]
-    body = json.dumps({"format": FORMAT, "runs": runs}, indent=1).encode()
+    merged = any(f.parts is not None for run in manifest.runs for f in run.added)
+    text = json.dumps({"format": MERGED_FORMAT if merged else FORMAT, "runs": runs}, indent=1)
+    body = text.encode()
     with replaced(lake / MANIFEST, durable=True) as out:
         out.write(body)
     _fsync_dir(lake)
