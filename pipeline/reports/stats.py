@@ -5,12 +5,12 @@ counts. Only hands the rules replayed to the end and settled count (statuses ``o
 ``violations``): a void hand was cancelled, and the money and actions of an ``invalid`` or
 ``partial`` hand are not whole; a player dealt into two seats of one hand
 (``duplicate-player``) is left out of that hand's. Money is never added across currencies:
-rows are always grouped by currency, with tournament chips apart from cash (a tournament hand whose
-currency is not ``CHIPS`` is grouped as ``<currency> tournament``). Amounts of different
-scales in one group (a site writing some hands in cents, some in tenths of a cent) are
-added at the finest of them, exactly; stakes are grouped by value (``1``, ``1.00`` and
-``1.000`` are one big blind). Filters are bound parameters; grouping columns come from a fixed list,
-never from the user's text.
+rows are always grouped by currency, with tournament chips apart from cash (a tournament hand
+is grouped as ``<currency> tournament``: ``CHIPS tournament`` apart from play chips).
+Amounts of different scales in one group (a site writing some hands in cents, some in
+tenths of a cent) are added at the finest of them, exactly; stakes are grouped by value
+(``1``, ``1.00`` and ``1.000`` are one big blind). Filters are bound parameters; grouping
+columns come from a fixed list, never from the user's text.
 """
 
 from __future__ import annotations
