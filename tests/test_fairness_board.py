@@ -106,7 +106,8 @@ def test_an_ace_slipped_into_the_flop_fails() -> None:
 # ----------------------------------------------------------------------- lakes on disk
 
 
-def _lake(root: Path, name: str, hands: Iterable[HandRecord], workers: int = 1) -> Path:
+def lake_of(root: Path, name: str, hands: Iterable[HandRecord], workers: int = 1) -> Path:
+    """Write ``hands`` to ``root/name.jsonl`` and run it into the lake ``root/name``."""
     log = root / f"{name}.jsonl"
     with log.open("wb") as out:
         write_jsonl(hands, out)
@@ -128,17 +129,17 @@ def _one_seat_hidden(hand: HandRecord) -> HandRecord:
 
 def test_hands_with_a_seat_unknown_give_no_board_sample(tmp_path: Path) -> None:
     hands = list(generate_hands(600, seed=29))
-    whole = audit(_lake(tmp_path, "whole", hands)).fairness
+    whole = audit(lake_of(tmp_path, "whole", hands)).fairness
     tested = {t.name: t for t in whole.tests if t.sample == "boards"}
     assert tested[BOARD_RANKS].result == "pass" and tested[BOARD_CARDS].n == whole.board.cards
-    partial = audit(_lake(tmp_path, "partial", map(_one_seat_hidden, hands))).fairness
+    partial = audit(lake_of(tmp_path, "partial", map(_one_seat_hidden, hands))).fairness
     assert partial.board.cards == 0
     assert not [t for t in partial.tests if t.sample == "boards"]
 
 
 @pytest.mark.parametrize("seed", [11, 12, 13])
 def test_fair_generated_boards_pass(tmp_path: Path, seed: int) -> None:
-    fairness = audit(_lake(tmp_path, "fair", generate_hands(2000, seed=seed))).fairness
+    fairness = audit(lake_of(tmp_path, "fair", generate_hands(2000, seed=seed))).fairness
     for name in (BOARD_RANKS, BOARD_CARDS):
         test = next(t for t in fairness.tests if t.name == name)
         assert test.result == "pass" and test.p_value is not None and test.p_value > 1e-3
@@ -154,7 +155,7 @@ def test_a_flop_rigged_with_aces_fails_against_the_cards_left(tmp_path: Path) ->
     """One hand in twenty gets an ace from the undealt deck in its flop: the board-pairing
     test does not see it, the board's ranks against the cards left do."""
     rigged = [_without_deck(h) for h in generate_hands(20_000, seed=5, board_bias=0.05)]
-    report = audit(_lake(tmp_path, "rigged", rigged, workers=2))
+    report = audit(lake_of(tmp_path, "rigged", rigged, workers=2))
     fairness = report.fairness
     assert fairness.verdict == BIASED
     failed = {t.name for t in fairness.tests if t.result == "fail"}

@@ -12,7 +12,6 @@ import msgspec
 import pytest
 
 from pipeline.cards import UNKNOWN, rank_of
-from pipeline.formats.jsonl import write_jsonl
 from pipeline.generate import generate_hands
 from pipeline.lake.rows import positions
 from pipeline.model import ActionType, HandRecord
@@ -21,7 +20,7 @@ from pipeline.reports.audit_render import render_markdown
 from pipeline.reports.fairness import VERDICT_FAIR, Fairness
 from pipeline.reports.fairness_seats import position_order, position_tests
 from pipeline.reports.fairness_stats import ChiSquare
-from pipeline.run import run_lake
+from tests.test_fairness_board import lake_of
 
 ACE = 12  # rank_of an ace
 BIASED = "evidence of bias at 1% after Holm"
@@ -120,21 +119,13 @@ def _hero_only(hands: Iterable[HandRecord], seed: int) -> Iterator[HandRecord]:
         yield msgspec.structs.replace(hand, deck=None, actions=actions, hero=hero)
 
 
-def _lake(root: Path, name: str, hands: Iterable[HandRecord], workers: int = 1) -> Path:
-    log = root / f"{name}.jsonl"
-    with log.open("wb") as out:
-        write_jsonl(hands, out)
-    run_lake([str(log)], root / name, workers=workers)
-    return root / name
-
-
 def _named(fairness: Fairness, name: str) -> ChiSquare:
     return next(t for t in fairness.tests if t.name == name)
 
 
 @pytest.mark.parametrize("seed", [101, 202, 303])
 def test_fair_generated_hands_pass_by_table_position(tmp_path: Path, seed: int) -> None:
-    fairness = audit(_lake(tmp_path, "fair", generate_hands(1500, seed=seed))).fairness
+    fairness = audit(lake_of(tmp_path, "fair", generate_hands(1500, seed=seed))).fairness
     for name in (RANKS_BY_SEAT, SUITS_BY_SEAT):
         test = _named(fairness, name)
         assert test.result == "pass" and test.p_value is not None and test.p_value > 1e-3
@@ -144,7 +135,7 @@ def test_fair_generated_hands_pass_by_table_position(tmp_path: Path, seed: int) 
 
 def test_the_heros_cards_alone_are_tested_by_position(tmp_path: Path) -> None:
     hands = generate_hands(3000, seed=17)
-    fairness = audit(_lake(tmp_path, "hero", _hero_only(hands, 17))).fairness
+    fairness = audit(lake_of(tmp_path, "hero", _hero_only(hands, 17))).fairness
     ranks = _named(fairness, RANKS_BY_SEAT)
     assert ranks.result == "pass" and ranks.df >= 12 * 5
     assert 46 / 51 <= ranks.correction <= 48 / 51  # one player's 4 to 6 cards a hand
@@ -168,11 +159,11 @@ def test_a_deal_that_favours_the_small_blind_fails_by_table_position(tmp_path: P
             held[0] += any(rank_of(card) == ACE for card in action.cards or ())
             held[1] += 1
     assert aces["first"][0] / aces["first"][1] > 0.5 > 0.3 > aces["others"][0] / aces["others"][1]
-    report = audit(_lake(tmp_path, "rigged", rigged, workers=2))
+    report = audit(lake_of(tmp_path, "rigged", rigged, workers=2))
     fairness = report.fairness
     assert fairness.verdict == BIASED
     assert {t.name for t in fairness.tests if t.result == "fail"} == {RANKS_BY_SEAT}
     assert "A at SB: " in render_markdown(report)
-    hero = audit(_lake(tmp_path, "hero", _hero_only(rigged, 5), workers=2)).fairness
+    hero = audit(lake_of(tmp_path, "hero", _hero_only(rigged, 5), workers=2)).fairness
     assert hero.verdict == BIASED
     assert {t.name for t in hero.tests if t.result == "fail"} == {RANKS_BY_SEAT}
