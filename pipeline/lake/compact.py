@@ -38,6 +38,7 @@ def compact(staging: Path, added: list[FileEntry], run_id: str) -> list[FileEntr
     publish (the others as they were, in their order, then the merged ones)."""
     kept: list[FileEntry] = []
     batches: dict[str, list[FileEntry]] = {}
+    rows: dict[str, int] = {}  # per folder, the rows of its batch
     merged: list[FileEntry] = []
     for entry in added:
         if (staging / entry.path).stat().st_size >= MERGE_BELOW_BYTES:
@@ -45,10 +46,13 @@ def compact(staging: Path, added: list[FileEntry], run_id: str) -> list[FileEntr
             continue
         folder = os.path.dirname(entry.path)  # the table, and the month of a partitioned one
         batch = batches.setdefault(folder, [])
-        if batch and sum(f.rows for f in batch) + entry.rows > MERGED_ROWS:
+        total = rows.get(folder, 0)
+        if batch and total + entry.rows > MERGED_ROWS:
             merged += _merge(staging, batch, f"{run_id}-m{len(merged):05d}")
-            batch = batches[folder] = []
+            batch, total = [], 0
+            batches[folder] = batch
         batch.append(entry)
+        rows[folder] = total + entry.rows
     for batch in batches.values():
         merged += _merge(staging, batch, f"{run_id}-m{len(merged):05d}")
     return kept + merged
