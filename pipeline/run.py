@@ -385,24 +385,14 @@ def run_lake(
             planned.add(sha)
         retire = {p for p, f in live.items() if any(s in replaced for s, _ in f.inputs())}
         added = _rows_kept(root, staging, [live[p] for p in sorted(retire)], replaced, report)
-        remaining = [f for p, f in live.items() if p not in retire]
-        remaining_paths = [p for p, f in live.items() if p not in retire]
-        remaining_paths += [str(staging / f.path) for f in added]  # absolute: staged
-        remaining += added
-        keys_seen, partial_seen = existing_keys(
-            root, (p for p, f in zip(remaining_paths, remaining, strict=True) if f.table == "hands")
-        )
+        held = [(p, f) for p, f in live.items() if p not in retire]
+        held += [(str(staging / f.path), f) for f in added]  # absolute: staged
+        keys_seen, partial_seen = existing_keys(root, (p for p, f in held if f.table == "hands"))
         seen = Seen(
             keys_seen,
             partial_seen,
             existing_rejects(
-                root,
-                (
-                    (p, f.inputs())
-                    for p, f in zip(remaining_paths, remaining, strict=True)
-                    if f.table == "rejects"
-                ),
-                paths_of,
+                root, ((p, f.inputs()) for p, f in held if f.table == "rejects"), paths_of
             ),
         )
         count = workers if workers is not None else (os.cpu_count() or 1)
