@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from operator import itemgetter
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -113,6 +114,21 @@ _STEPS = pa.struct(  # the steps as Arrow converts them, in Step's field order
         ("violation", pa.list_(pa.string())),  # the codes found at the step
     ]
 )
+_HAND_KEYS = ("site", "hand_id", "month", "scale")
+"""The columns a hand's rows have in common (each table has those its schema names)."""
+_PER_HAND = ("seats", "actions", "pots", "awards", "violations")
+"""The tables whose rows are a hand's: their key columns are the hand's, repeated."""
+
+
+def _table(schema: pa.Schema, columns: dict[str, pa.Array]) -> pa.Table:
+    """Return the columns, cast to the schema's types where they differ, as a table."""
+    arrays = []
+    for f in schema:
+        values = columns[f.name]
+        arrays.append(values if values.type == f.type else values.cast(f.type))
+    return pa.Table.from_arrays(arrays, schema=schema)
+
+
 _STREET_LABELS = pa.array([street.label for street in sorted(Street)], pa.string())
 
 
@@ -125,13 +141,18 @@ class ChunkRows:
     transposing a batch at once is several times quicker than appending to every column
     per row. Flushing a batch at a time keeps the Python objects of one batch alive, not
     the chunk's: a hand's rows take kilobytes as tuples, a few hundred bytes as columns.
+    The columns every row of a hand shares (its site, hand_id, month and scale) are not in
+    the tuples of the tables of a hand's rows: they are kept once per hand, with the count
+    of its rows in each table, and repeated into columns by Arrow at the flush.
     """
 
     def __init__(self, run_id: str) -> None:
         self.run_id = run_id
         self._rows: dict[str, list[tuple[object, ...]]] = {name: [] for name in TABLES}
+        self._hand_keys: list[list[object]] = [[] for _ in _HAND_KEYS]  # per hand added
+        self._counts: dict[str, list[int]] = {name: [] for name in _PER_HAND}  # rows per hand
         self._steps: list[Step | _Unreplayed] = []
-        self._step_keys: list[list[object]] = [[], [], [], [], [], [], []]  # site … runout
+        self._step_keys: list[list[object]] = [[], [], []]  # player, cards, runout
         self._keys: list[tuple[str, str]] = []
         self._done: dict[str, list[pa.Table]] = {name: [] for name in TABLES}
 
@@ -159,6 +180,9 @@ class ChunkRows:
         result = hand.result
         status = hand_status(judged, settled)
         self._keys.append((site, hand_id))
+        for keys, value in zip(self._hand_keys, (site, hand_id, month, scale), strict=True):
+            keys.append(value)
+        before = [len(self._rows[name]) for name in _PER_HAND]
         self._rows["hands"].append(
             (
                 site,
@@ -203,15 +227,12 @@ class ChunkRows:
                 self.run_id,
             )
         )
-        self._add_seats(hand, judged, settled, site, hand_id, month)
-        self._add_actions(hand, judged, site, hand_id, month)
-        self._add_pots(settled, site, hand_id, month, scale)
+        self._add_seats(hand, judged, settled)
+        self._counts["actions"].append(self._add_actions(hand, judged))
+        self._add_pots(settled)
         self._rows["violations"].extend(
             [
                 (
-                    site,
-                    hand_id,
-                    month,
                     v.seq,
                     v.seat,
                     v.code.value,
@@ -224,16 +245,11 @@ class ChunkRows:
                 for v in violations
             ]
         )
+        for name, start in zip(_PER_HAND, before, strict=True):
+            if name != "actions":
+                self._counts[name].append(len(self._rows[name]) - start)
 
-    def _add_seats(
-        self,
-        hand: HandRecord,
-        judged: Replay,
-        settled: Settlement,
-        site: str,
-        hand_id: str,
-        month: str,
-    ) -> None:
+    def _add_seats(self, hand: HandRecord, judged: Replay, settled: Settlement) -> None:
         seats = judged.seats
         if not seats:  # a hand with nobody dealt in has no seat rows
             return
@@ -248,7 +264,6 @@ class ChunkRows:
             cashed = {c.seat: (c.amount, c.fee) for c in result.cash_outs}
         shown = {a.seat for a in hand.actions if a.type is _SHOW}
         players = {s.seat: s for s in hand.seats}
-        scale = hand.game.scale
         won_of, finals, hole = settled.won, settled.final_stacks, judged.hole_cards
         highs, lows = settled.high_hands, settled.low_hands
         pots = _pot_kinds(settled, hand.game.variant.is_hilo)
@@ -262,13 +277,9 @@ class ChunkRows:
             cards = hole.get(seat)
             rows.append(
                 (
-                    site,
-                    hand_id,
-                    month,
                     seat,
                     player.player,
                     names[i],  # position
-                    scale,
                     player.stack,  # stack_start
                     end,  # stack_end
                     format_cards(cards) if cards and max(cards) != UNKNOWN else None,
@@ -285,10 +296,9 @@ class ChunkRows:
                 )
             )
 
-    def _add_actions(
-        self, hand: HandRecord, judged: Replay, site: str, hand_id: str, month: str
-    ) -> None:
-        """Keep the steps; add the columns that come from the hand rather than the step.
+    def _add_actions(self, hand: HandRecord, judged: Replay) -> int:
+        """Keep the steps; add the columns that come from the action rather than the step.
+        Return the rows added.
 
         Every action of the log has a row: one the replay did not reach (it stopped at a
         fatal violation) has the log's own values and none of the rules' (street, pot …).
@@ -296,22 +306,16 @@ class ChunkRows:
         steps: Sequence[Step | _Unreplayed] = judged.steps
         if len(steps) < len(hand.actions):
             steps = _with_unreplayed(judged.steps, hand)
-        n = len(steps)
         self._steps.extend(steps)
         keys = self._step_keys
-        keys[0].extend([site] * n)
-        keys[1].extend([hand_id] * n)
-        keys[2].extend([month] * n)
-        keys[3].extend([hand.game.scale] * n)
         players = {s.seat: s.player for s in hand.seats}
-        keys[4].extend(map(players.get, map(_SEAT_OF, steps)))  # player (board cards: None)
+        keys[0].extend(map(players.get, map(_SEAT_OF, steps)))  # player (board cards: None)
         actions = [hand.actions[step[0]] for step in steps]  # step[0]: its seq
-        keys[5].extend([None if a.cards is None else format_cards(a.cards) for a in actions])
-        keys[6].extend([a.run for a in actions])  # runout
+        keys[1].extend([None if a.cards is None else format_cards(a.cards) for a in actions])
+        keys[2].extend([a.run for a in actions])  # runout
+        return len(steps)
 
-    def _add_pots(
-        self, settled: Settlement, site: str, hand_id: str, month: str, scale: int
-    ) -> None:
+    def _add_pots(self, settled: Settlement) -> None:
         """Add the awards, and a row per pot and runout (each pot is split between its
         boards as settlement splits it, the odd chips to the first)."""
         runs = settled.runouts
@@ -323,14 +327,10 @@ class ChunkRows:
                 winners[(a.pot, a.runout, half)].append(a.seat)
             awards.append(
                 (
-                    site,
-                    hand_id,
-                    month,
                     a.pot,  # pot_index
                     a.runout,
                     a.half.value,
                     a.seat,
-                    scale,
                     a.amount,
                     a.description or None,  # hand_description
                     format_cards(a.cards_used) if a.cards_used else None,
@@ -350,12 +350,8 @@ class ChunkRows:
             for runout, (amount, rake) in enumerate(parts, start=1):
                 rows.append(
                     (
-                        site,
-                        hand_id,
-                        month,
                         pot.index,  # pot_index
                         runout,
-                        scale,
                         amount,
                         rake,  # rake_share
                         list(pot.eligible),  # eligible_seats
@@ -366,24 +362,46 @@ class ChunkRows:
 
     def flush(self) -> None:
         """Turn the rows gathered since the last flush into Arrow tables, and drop them."""
+        keys = self._key_arrays()
         for name, schema in TABLES.items():
             if name == "actions":
                 if self._steps:
-                    self._done[name].append(self._actions_table())
+                    columns = self._step_columns()
+                    columns.update(self._keys_of(name, keys))
+                    self._done[name].append(_table(schema, columns))
                     self._steps = []
-                    self._step_keys = [[], [], [], [], [], [], []]
+                    self._step_keys = [[], [], []]
                 continue
             rows = self._rows[name]
             if not rows:
                 continue
-            columns = zip(*rows, strict=True)
-            self._done[name].append(
-                pa.Table.from_arrays(
-                    [pa.array(c, f.type) for c, f in zip(columns, schema, strict=True)],
-                    schema=schema,
-                )
-            )
+            per_hand = name in _PER_HAND
+            own = [f for f in schema if f.name not in keys] if per_hand else list(schema)
+            values = zip(*rows, strict=True)
+            columns = {f.name: pa.array(c, f.type) for c, f in zip(values, own, strict=True)}
+            if per_hand:
+                columns.update(self._keys_of(name, keys))
+            self._done[name].append(_table(schema, columns))
             self._rows[name] = []
+        self._hand_keys = [[] for _ in _HAND_KEYS]
+        self._counts = {name: [] for name in _PER_HAND}
+
+    def _key_arrays(self) -> dict[str, pa.Array]:
+        """Return the batch's hands' key columns, a value per hand (none: no hands)."""
+        if not self._hand_keys[0]:
+            return {}
+        schema = TABLES["hands"]
+        return {
+            name: pa.array(values, schema.field(name).type)
+            for name, values in zip(_HAND_KEYS, self._hand_keys, strict=True)
+        }
+
+    def _keys_of(self, name: str, keys: dict[str, pa.Array]) -> dict[str, pa.Array]:
+        """Return a hand table's key columns: each hand's keys repeated on each of its rows."""
+        counts = self._counts[name]
+        rows_of = pa.array(np.repeat(np.arange(len(counts), dtype=np.int64), counts))
+        names = TABLES[name].names
+        return {key: values.take(rows_of) for key, values in keys.items() if key in names}
 
     def tables(self) -> dict[str, pa.Table]:
         """Return every table's rows as an Arrow table with the lake's schema."""
@@ -393,28 +411,19 @@ class ChunkRows:
             for (name, schema), parts in zip(TABLES.items(), self._done.values(), strict=True)
         }
 
-    def _actions_table(self) -> pa.Table:
-        """Convert the steps in one go (a struct array of tuples) and add the hands' columns."""
+    def _step_columns(self) -> dict[str, pa.Array]:
+        """Convert the steps in one go (a struct array of tuples), with the actions' columns."""
         steps = pa.array(self._steps, _STEPS)
         columns = dict(zip(_STEPS.names, steps.flatten(), strict=True))
         codes = columns["violation"]
         joined = pc.binary_join(codes, ",")
         columns["violation"] = pc.if_else(pc.equal(pc.list_value_length(codes), 0), None, joined)
-        site, hand_id, month, scale, player, cards, runout = self._step_keys
-        columns.update(site=site, hand_id=hand_id, month=month, scale=scale)
-        columns.update(player=player, cards=cards, runout=runout)
+        columns["street"] = pa.DictionaryArray.from_arrays(columns["street"], _STREET_LABELS)
+        columns["type"] = pc.dictionary_encode(columns["type"])
         schema = TABLES["actions"]
-        arrays = []
-        for f in schema:
-            values = columns[f.name]
-            if f.name == "street":
-                values = pa.DictionaryArray.from_arrays(values, _STREET_LABELS)
-            elif f.name == "type":
-                values = pc.dictionary_encode(values)
-            arrays.append(
-                pa.array(values, f.type) if isinstance(values, list) else values.cast(f.type)
-            )
-        return pa.Table.from_arrays(arrays, schema=schema)
+        for name, values in zip(("player", "cards", "runout"), self._step_keys, strict=True):
+            columns[name] = pa.array(values, schema.field(name).type)
+        return columns
 
     def keys(self) -> list[tuple[str, str]]:
         """Return the (site, hand_id) of every hand added, in order."""
