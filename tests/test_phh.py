@@ -747,6 +747,17 @@ def test_a_local_time_is_read_in_its_zone_and_an_abbreviation_alone_names_none(
         assert "_phh_time_zone_abbreviation" in dict(hand.extras)
 
 
+@pytest.mark.parametrize("text", ["NaN", "[1, -Infinity]", "{a: 1}", "1 2"])
+def test_croupier_extras_that_are_not_strict_json_are_a_schema_violation(text: str) -> None:
+    """``_croupier_extras`` carries JSON text for the lake's ``extras``: Python's ``NaN`` and
+    ``Infinity`` (which no other JSON reader takes, DuckDB's included) are not JSON."""
+    extras = f"_croupier_extras = {{ _odds = '{text}' }}\n"  # a TOML literal string
+    (item,) = parse_phh(HEADS_UP + extras, "x.phh")
+    assert isinstance(item, Reject)
+    assert item.code is RejectCode.SCHEMA_VIOLATION
+    assert item.field == "_croupier_extras"
+
+
 def test_fields_the_reader_does_not_interpret_are_kept_as_extras() -> None:
     """Nothing is dropped: ``author`` and a place become ``_phh_`` extras, a file's own
     ``_note`` stays itself, and a date without a time (no ``started_at``) is kept too; the

@@ -6,7 +6,6 @@ hand's TOML fields, Croupier's ``_croupier_`` fields included (what they mean:
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
@@ -718,8 +717,8 @@ def _croupier_extras(fields: _Fields) -> tuple[tuple[str, bytes], ...]:
         raise _Problem(RejectCode.SCHEMA_VIOLATION, message, "_croupier_extras")
     for key, text in value.items():
         try:
-            json.loads(text)
-        except ValueError:
+            msgspec.json.decode(text)  # strict: Python's json takes NaN and Infinity
+        except msgspec.DecodeError:
             message = f"_croupier_extras: {key!r} is not JSON text"
             raise _Problem(RejectCode.SCHEMA_VIOLATION, message, "_croupier_extras") from None
     return tuple((k, v.encode()) for k, v in value.items())
