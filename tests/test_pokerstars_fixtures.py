@@ -406,6 +406,33 @@ def test_games_other_than_omaha_are_unsupported(game: str) -> None:
     assert reject.message.startswith("line 1: not an Omaha game")
 
 
+@pytest.mark.parametrize(
+    ("stakes", "message"),
+    [
+        ("($1/$2 USD CAD)", "line 1: cannot read the stakes '$1/$2 USD CAD'"),
+        ("($1/$2 USD) ($1/$2 USD)", "line 1: stakes written twice: '$1/$2 USD', '$1/$2 USD'"),
+        ("($1/$2) ($2/$4)", "line 1: stakes written twice: '$1/$2', '$2/$4'"),
+    ],
+)
+def test_stakes_that_cannot_be_read_are_named_as_the_fault(stakes: str, message: str) -> None:
+    """A header's stakes that do not read are a malformed hand that says so, not an unknown
+    or unsupported game."""
+    header = f"PokerStars Hand #78:  Omaha Pot Limit {stakes} - 2020/01/01 12:00:00 ET"
+    reject = only_reject(with_header(header))
+    assert (reject.code, reject.message) == (RejectCode.MALFORMED_HAND, message)
+
+
+def test_stakes_beyond_the_blinds_are_kept_as_an_extra() -> None:
+    """The header's amounts after the blinds (no PokerStars file has them; the posts say
+    what each player put in) are kept as the hand's ``_stakes`` extra, not dropped."""
+    header = "PokerStars Hand #79:  Omaha Pot Limit ($1/$2/$4 USD) - 2020/01/01 12:00:00 ET"
+    hand = only_hand(with_header(header))
+    assert (hand.game.small_blind, hand.game.big_blind) == (100, 200)
+    assert dict(hand.extras)["_stakes"] == b'"$1/$2/$4 USD"'
+    plain = only_hand(with_header(header.replace("/$4", "")))
+    assert "_stakes" not in dict(plain.extras)
+
+
 def test_a_cap_table_is_an_unsupported_game_that_says_so() -> None:
     """A Cap table (no player puts more than the cap in a hand) changes who may still act:
     the reject says that, not that the Omaha game is unknown."""

@@ -47,7 +47,8 @@ What the record holds, and what it never invents:
   ``_zoom``, ``_pots_before_rake`` (Run It Once lists its pots before rake, which
   ``RecordedResult.pots``, "after rake", cannot hold), ``_converter_signs`` and
   ``_partial_reason`` (why a ``partial`` hand is not whole), ``_split_bounties`` (a bounty
-  split between players, ``by`` as written: the log gives no one's share).
+  split between players, ``by`` as written: the log gives no one's share), ``_stakes`` (the
+  header's stakes as written, when they have amounts beyond the blinds read).
 
 Reject codes raised: ``malformed-hand``, ``truncated-hand``, ``bad-amount``, ``bad-card``,
 ``bad-timestamp``, ``unsupported-game``.

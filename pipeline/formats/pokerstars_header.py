@@ -131,8 +131,10 @@ _CAP_RE = re.compile(r"-\s*(?P<cap>\S+) Cap\s*-")
 _PAREN_RE = re.compile(r"^(?P<outer>[^()]+?)\s*\((?P<inner>[^()]*)\)$")
 _TRAILING_PAREN_RE = re.compile(r"^(?P<outer>.+?)\s*\((?P<inner>[^()]*)\)$")
 _STAKES_RE = re.compile(
-    rf"^(?P<sb>{AMOUNT})/(?P<bb>{AMOUNT})(?:/{AMOUNT})*(?:\s+(?P<iso>[A-Z]{{2,4}}))?$"
+    rf"^(?P<sb>{AMOUNT})/(?P<bb>{AMOUNT})(?P<more>(?:/{AMOUNT})*)(?:\s+(?P<iso>[A-Z]{{2,4}}))?$"
 )
+_LOOKS_LIKE_STAKES_RE = re.compile(r"^(?:[$€£₹¥]|Rs\. ?)?[0-9][^/]*/")
+"""What starts as stakes do (``$1/``, ``10/``), to tell stakes that do not read from a game."""
 _LIMIT_RE = re.compile(
     r"^(?P<name>.+?)\s+(?P<limit>Pot Limit Pre-Flop, No Limit Post-Flop|Pot Limit|No Limit"
     r"|Fixed Limit|Limit)$"
@@ -280,6 +282,8 @@ class Header:
     level: str | None = None
     buyin: str | None = None
     tournament_currency: str | None = None
+    stakes: str | None = None
+    """The header's stakes as written, when they have amounts beyond the two read."""
 
 
 def _game(text: str, line: int) -> tuple[Variant, int, Betting]:
@@ -474,10 +478,18 @@ def parse_header(line_text: str, line: int, money: MoneyReader) -> Header:
                     f"line {line}: Cap games are not supported (a {cap.group('cap')} cap on "
                     "what a player puts in a hand changes who may still act)",
                 )
+            if match_stakes is not None:
+                written = match_stakes.group("inner").rpartition(", ")[2].strip()
+                if _LOOKS_LIKE_STAKES_RE.match(written):
+                    message = f"line {line}: cannot read the stakes {written!r}"
+                    raise HandError(RejectCode.MALFORMED_HAND, line, message)
             _game(game_part, line)  # unsupported-game if it is not Omaha at all
             raise HandError(RejectCode.MALFORMED_HAND, line, f"line {line}: no stakes in header")
         stakes = match_stakes.group("inner").strip()
         mixed, game_text, _ = _split_mixed(match_stakes.group("outer"))
+        if _STAKES_RE.match(game_text.strip()):
+            message = f"line {line}: stakes written twice: {game_text.strip()!r}, {stakes!r}"
+            raise HandError(RejectCode.MALFORMED_HAND, line, message)
     variant, hole, betting = _game(game_text, line)
     stakes_match = _STAKES_RE.match(stakes)
     if stakes_match is None:
@@ -498,6 +510,7 @@ def parse_header(line_text: str, line: int, money: MoneyReader) -> Header:
         currency=currency or "PLAY",
         real_money=currency is not None,
         mixed=mixed,
+        stakes=stakes if stakes_match.group("more") else None,
         club=club,
         started_at=started_at,
         zone_missing=zone_missing,

@@ -179,6 +179,8 @@ def _extras(state: _State, scale: int) -> tuple[tuple[str, bytes], ...]:
         extras["_pots_before_rake"] = [format_amount(a // div, scale) for _, a in state.pots]
     if state.header.zoom:
         extras["_zoom"] = True
+    if state.header.stakes is not None:
+        extras["_stakes"] = state.header.stakes
     if state.split_bounties:
         bounty_scale = max(2, state.bounty_money.decimals)
         div = 10 ** (FINE_SCALE - bounty_scale)
