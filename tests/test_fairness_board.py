@@ -137,6 +137,20 @@ def test_hands_with_a_seat_unknown_give_no_board_sample(tmp_path: Path) -> None:
     assert not [t for t in partial.tests if t.sample == "boards"]
 
 
+def test_later_runouts_add_the_cards_they_dealt_to_the_sample(tmp_path: Path) -> None:
+    """A board run twice or three times adds each later runout's new cards: the sample holds
+    every card a hand dealt to its boards, once."""
+    hands = list(generate_hands(600, seed=31))
+    dealt = [
+        {c for a in h.actions if a.type is ActionType.BOARD for c in a.cards or ()} for h in hands
+    ]
+    runs = sum(1 for h in hands if any((a.run or 0) >= 2 for a in h.actions))
+    assert runs >= 5  # the sample has hands run more than once
+    fairness = audit(lake_of(tmp_path, "runs", hands)).fairness
+    assert fairness.board.hands == sum(1 for cards in dealt if cards)
+    assert fairness.board.cards == sum(len(cards) for cards in dealt)
+
+
 @pytest.mark.parametrize("seed", [11, 12, 13])
 def test_fair_generated_boards_pass(tmp_path: Path, seed: int) -> None:
     fairness = audit(lake_of(tmp_path, "fair", generate_hands(2000, seed=seed))).fairness

@@ -9,8 +9,9 @@ cards share the board card's rank has a known distribution, and over many hands 
 is nearly normal (a sum of martingale differences). A deal that pairs the board with some
 player's hole cards more often than chance (or less) moves it.
 
-The test counts, over the first board of each such hand, the hole cards of the same rank as
-each board card (``observed``) against its expectation given the cards seen before it, and
+The test counts, over the board cards of each such hand (its first board, then the cards each
+later runout dealt anew: :func:`dealt_to_boards`), the hole cards of the same rank as each
+board card (``observed``) against its expectation given the cards seen before it, and
 reports ``z**2`` as a chi-square of one degree of freedom (a two-sided z-test). Cards burnt
 are not used: unseen, a burn is one more card left out at random, which changes nothing.
 
@@ -31,7 +32,9 @@ cell expects at least 5.
 
 Only hands whose every seat's hole cards are known count: with only the hero's cards known,
 which hands reach the flop depends on the other players' cards, which a board's cards
-depend on too.
+depend on too. A board run more than once adds the cards its later runouts dealt: each
+comes from the cards not yet seen too (the earlier runouts' among them), and whether a hand
+is run again is decided before any of them is dealt.
 
 >>> from pipeline.cards import parse_card
 >>> cards = lambda text: [parse_card(text[i : i + 2]) for i in range(0, len(text), 2)]
@@ -61,6 +64,7 @@ __all__ = [
     "board_draws",
     "board_pairs",
     "deal_boards",
+    "dealt_to_boards",
 ]
 
 MIN_BOARD_CARDS = 100
@@ -90,7 +94,7 @@ NO_BOARD = BoardPairs(hands=0, cards=0, observed=0, expected=0.0, variance=0.0)
 
 
 def board_pairs(deals: Iterable[tuple[Sequence[int], Sequence[int]]]) -> BoardPairs:
-    """Count, for each (every seat's hole cards, first board) deal, the hole cards sharing a
+    """Count, for each (every seat's hole cards, board cards) deal, the hole cards sharing a
     rank with each board card, against the expectation given the cards seen before it.
 
     A deal with a card twice (an invalid hand) is left out.
@@ -141,7 +145,7 @@ def _valid(hole: Sequence[int], board: Sequence[int]) -> bool:
 
 
 def board_draws(deals: Iterable[tuple[Sequence[int], Sequence[int]]]) -> BoardDraws:
-    """Count each (every seat's hole cards, first board) deal's board cards against the
+    """Count each (every seat's hole cards, board cards) deal's board cards against the
     chances the cards left gave them; a deal with a card twice is left out.
 
     Every board card owes each unseen card 1/size (size: the cards left), so a card's sums
@@ -253,7 +257,7 @@ WITH hole AS (
     WHERE type = 'deal' AND cards IS NOT NULL
     GROUP BY site, hand_id
 )
-SELECT h.cards, x.boards[1]
+SELECT h.cards, x.boards
 FROM hole h JOIN hands x ON x.site = h.site AND x.hand_id = h.hand_id
 WHERE h.known AND h.players = x.n_players AND x.status <> 'void'
   AND len(x.boards) > 0 AND length(x.boards[1]) >= 2
@@ -268,15 +272,38 @@ def _parsed(text: str) -> list[int] | None:
         return None
 
 
+def dealt_to_boards(boards: Sequence[Sequence[int]]) -> list[int]:
+    """Return the cards a hand dealt to its boards, in order: the first board, then what
+    each later runout dealt anew (its cards after those it shares with the first).
+
+    >>> dealt_to_boards([[1, 2, 3, 4, 5], [1, 2, 3, 6, 7], [1, 2, 3, 8, 9]])
+    [1, 2, 3, 4, 5, 6, 7, 8, 9]
+    >>> dealt_to_boards([[1, 2, 3, 4, 5]])
+    [1, 2, 3, 4, 5]
+    """
+    if not boards:
+        return []
+    first = list(boards[0])
+    cards = list(first)
+    for board in boards[1:]:
+        shared = 0
+        while shared < min(len(board), len(first)) and board[shared] == first[shared]:
+            shared += 1
+        cards += board[shared:]
+    return cards
+
+
 def deal_boards(con: duckdb.DuckDBPyConnection) -> tuple[BoardPairs, BoardDraws]:
     """Run :func:`board_pairs` and :func:`board_draws` on the hands of the lake open on
     ``con`` whose every seat's hole cards are known and that dealt a board."""
     rows = con.execute(_BOARD_SQL).fetchall()
 
     def deals() -> Iterator[tuple[list[int], list[int]]]:  # parsed as used: twice, not kept
-        for hole_text, board_text in rows:
-            hole, board = _parsed(str(hole_text)), _parsed(str(board_text))
-            if hole is not None and board is not None:
-                yield hole, board
+        for hole_text, board_texts in rows:
+            hole = _parsed(str(hole_text))
+            boards = [_parsed(str(text)) for text in board_texts]
+            read = [board for board in boards if board is not None]
+            if hole is not None and len(read) == len(boards):
+                yield hole, dealt_to_boards(read)
 
     return board_pairs(deals()), board_draws(deals())
