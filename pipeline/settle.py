@@ -532,12 +532,14 @@ def _reconcile(
     money = book.money
     violations = book.violations
     before = len(violations)
+    returned: dict[int, int] = {}  # uncalled bets the log pays back inside its collections
     if judged.uncalled and returns_in_collections(judged, total):
         # the log counts uncalled returns as part of the pot and the collections
         total += sum(amount for _, amount in judged.uncalled)
         won = dict(won)
         for seat, amount in judged.uncalled:
             won[seat] = won.get(seat, 0) + amount
+            returned[seat] = returned.get(seat, 0) + amount
     if result.total_pot is not None and result.total_pot != total:
         violations.append(
             Violation(
@@ -615,7 +617,7 @@ def _reconcile(
                     )
                 )
     if collected and len(violations) == before:
-        _reconcile_pots(book, pots)
+        _reconcile_pots(book, pots, returned)
     if result.final_stacks:
         cashed = {c.seat for c in result.cash_outs}
         for stack in result.final_stacks:
@@ -679,8 +681,14 @@ def returns_in_collections(judged: Replay, pot: int) -> bool:
     return collected + (result.rake or 0) == pot + returned
 
 
-def _reconcile_pots(book: _Book, pots: tuple[Pot, ...]) -> None:
-    """With every seat's total right, check that each pot went to the right seats."""
+def _reconcile_pots(book: _Book, pots: tuple[Pot, ...], returned: dict[int, int]) -> None:
+    """With every seat's total right, check that each pot went to the right seats.
+
+    ``returned`` is the uncalled bets (by seat) a log with no uncalled-bet line pays back
+    inside its collections (see :func:`returns_in_collections`): the return is counted in
+    the pot the log pays it from, the one whose collection is over by exactly the return
+    (else the last pot the seat may win), so only the bookkeeping differs.
+    """
     result = book.judged.hand.result
     assert result is not None
     for c in result.collected:
@@ -697,6 +705,15 @@ def _reconcile_pots(book: _Book, pots: tuple[Pot, ...]) -> None:
     for c in result.collected:
         key = (c.pot, c.seat)
         theirs[key] = theirs.get(key, 0) + c.amount
+    for seat, amount in returned.items():
+        over = [
+            pot
+            for pot, s in sorted(theirs)
+            if s == seat and theirs[pot, seat] - ours.get((pot, seat), 0) == amount
+        ]
+        last = max((p.index for p in pots if seat in p.eligible), default=0)
+        pot = over[0] if over else last
+        ours[pot, seat] = ours.get((pot, seat), 0) + amount
     if ours == theirs:  # every pot went to the seats the log names
         return
     for pot, seat in sorted(set(ours) | set(theirs)):

@@ -1271,6 +1271,48 @@ def test_reconcile_a_collection_from_the_wrong_pot_is_payout_mismatch_naming_the
     assert settlement.payouts_match is False
 
 
+def _side_river_bet_folded_to(log: Log) -> Settlement:
+    """The side-pot hand, but on the river seat 2 bets 20.00 and seat 3 folds: the log prints
+    no uncalled-bet line. Main pot 30.00 to seat 1's straight; side pot 26.00 (seat 2 alone
+    left in it) to seat 2; the 20.00 bet goes back to seat 2."""
+    actions = _side_actions(SIDE_HOLE)[:-2]  # up to the river card
+    actions += [bet(2, "20.00"), fold(3), *_shows(SIDE_HOLE, 1, 2)]
+    return _settle(actions, result=log, stacks=SIDE_STACKS)
+
+
+def test_reconcile_an_uncalled_bet_paid_in_a_side_pot_collection_matches() -> None:
+    """R4.uncalled, R8.side-pots: a log with no uncalled-bet line that pays seat 2 its 20.00
+    back inside its side-pot collection (46.00 from pot 1, total pot 76.00) pays every pot
+    to the right seat: the return is bookkeeping, as in a one-pot hand, not a wrong pot."""
+    log = {
+        "rake": "0",
+        "total_pot": "76.00",
+        "collected": [collected(1, "30.00"), collected(2, "46.00", pot=1)],
+    }
+    settlement = _side_river_bet_folded_to(log)
+    assert _shares(settlement) == [(0, 1, WHOLE, 1, 3000), (1, 1, WHOLE, 2, 2600)]
+    assert settlement.violations == ()
+    assert settlement.payouts_match is True
+
+
+def test_reconcile_an_uncalled_bet_in_the_collections_still_checks_each_pot() -> None:
+    """R8.side-pots: the same log with seat 2's 46.00 from the main pot and seat 1's 30.00
+    from side pot 1 (which seat 1 is not in) is still wrong, pot by pot, though each seat's
+    total is right."""
+    log = {
+        "rake": "0",
+        "total_pot": "76.00",
+        "collected": [collected(2, "46.00"), collected(1, "30.00", pot=1)],
+    }
+    settlement = _side_river_bet_folded_to(log)
+    assert settlement.payouts_match is False
+    assert {str(v.code) for v in settlement.violations} == {"payout-mismatch"}
+    assert {(v.seat, v.rule) for v in settlement.violations} == {
+        (1, "R8.side-pots"),
+        (2, "R8.side-pots"),
+    }
+
+
 def test_reconcile_a_cancelled_hand_is_not_reconciled() -> None:
     """R3.misdeal: a cancelled (void) hand: no pots, no awards, stacks unchanged, and its
     log's collections are not a mismatch."""
