@@ -665,7 +665,8 @@ def returns_in_collections(judged: Replay, pot: int) -> bool:
     Some exports (third-party converters) print no "uncalled bet returned" line and pay
     the returned chips as part of the collection, with a total pot that includes them. The
     chips are the same: only the bookkeeping differs, so it is compared that way. ``pot``
-    is the chips in the pots (before rake).
+    is the chips in the pots (before rake). With no total pot, the collections are held to
+    the pot as R9.conservation has it: less rake and fees, plus money the site added.
     """
     hand = judged.hand
     result = hand.result
@@ -678,7 +679,8 @@ def returns_in_collections(judged: Replay, pot: int) -> bool:
     if result.total_pot is not None:
         return result.total_pot == pot + returned
     collected = sum(c.amount for c in result.collected)
-    return collected + (result.rake or 0) == pot + returned
+    taken = (result.rake or 0) + sum(f.amount for f in result.fees) - result.added
+    return collected + taken == pot + returned
 
 
 def _reconcile_pots(book: _Book, pots: tuple[Pot, ...], returned: dict[int, int]) -> None:

@@ -868,6 +868,35 @@ def test_uncontested_after_a_river_bet_pays_the_whole_pot_less_rake() -> None:
     assert settlement.payouts_match is True
 
 
+@pytest.mark.parametrize(
+    ("changes", "paid"),
+    [
+        ({}, "5.97"),  # 3.00 - 0.03 + the 3.00 bet back
+        ({"fees": [{"kind": "jackpot", "amount": "0.50"}]}, "5.47"),  # less a 0.50 jackpot
+        ({"added": "5.00"}, "10.97"),  # plus 5.00 the site added
+    ],
+    ids=["rake", "jackpot-fee", "site-added"],
+)
+def test_an_uncalled_bet_in_the_collection_of_a_log_with_no_total_pot(
+    changes: dict[str, object], paid: str
+) -> None:
+    """R4.uncalled, R9.conservation: seat 1's river bet of 3.00 is folded to and the log, with
+    no uncalled-bet line and no total pot, pays it back inside the collection. What the site
+    took (rake, fees) and added count as they do for the pot: the chips agree."""
+    actions = [
+        *LIMPED,
+        *checked_streets([1, 2, 3], ("2c3d4h", "9s")),
+        board("Kd"),
+        bet(1, "3.00"),
+        fold(2),
+        fold(3),
+    ]
+    log = {"rake": "0.03", "collected": [collected(1, paid)], **changes}
+    settlement = _settle(actions, result=log)
+    assert settlement.violations == ()
+    assert settlement.payouts_match is True
+
+
 # ---------------------------------------------------------------------------- dead money
 
 
