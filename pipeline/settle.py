@@ -619,12 +619,17 @@ def _reconcile(
     if collected and len(violations) == before:
         _reconcile_pots(book, pots, returned)
     if result.final_stacks:
+        # a seat that cashed out finishes with the cash-out it was paid (R9.cash-out), which
+        # finals holds: its share is no part of its stack, so no award rule explains a gap
         cashed = {c.seat for c in result.cash_outs}
         for stack in result.final_stacks:
-            if stack.seat in cashed:
-                continue
             final = finals.get(stack.seat)
             if final is not None and final != stack.amount:
+                if stack.seat in cashed:
+                    rule = "R9.cash-out"
+                else:
+                    logged = stack.amount - final + won.get(stack.seat, 0)
+                    rule = _rule_for(book, stack.seat, logged, pots)
                 violations.append(
                     Violation(
                         Code.PAYOUT_MISMATCH,
@@ -633,12 +638,7 @@ def _reconcile(
                         seat=stack.seat,
                         expected=money(final),
                         actual=money(stack.amount),
-                        rule=_rule_for(
-                            book,
-                            stack.seat,
-                            stack.amount - final + won.get(stack.seat, 0),
-                            pots,
-                        ),
+                        rule=rule,
                     )
                 )
     paid = sum(recorded.values())

@@ -1425,6 +1425,38 @@ def test_cash_out_a_wrong_would_have_won_figure_is_payout_mismatch() -> None:
     assert settlement.payouts_match is False
 
 
+@pytest.mark.parametrize(
+    ("seat_2_final", "matches"),
+    [("97.00", True), ("77.00", False), ("103.00", False)],
+    ids=["cash-out-paid", "nothing-paid", "share-paid-too"],
+)
+def test_cash_out_the_final_stack_of_the_seat_that_cashed_out_is_checked(
+    seat_2_final: str, matches: bool
+) -> None:
+    """R9.cash-out: seat 2 (77.00 left after the betting) cashed out for 20.00, paid instead
+    of its 26.00 share, so it finishes with 97.00. A log whose final stack for it says
+    otherwise (nothing paid, or the share paid on top) does not match."""
+    log = {
+        "rake": "0",
+        "final_stacks": [
+            {"seat": 1, "amount": "30.00"},
+            {"seat": 2, "amount": seat_2_final},
+            {"seat": 3, "amount": "77.00"},
+        ],
+        "cash_outs": [{"seat": 2, "amount": "20.00", "fee": "0.20"}],
+    }
+    settlement = _settle(
+        _side_actions(SIDE_HOLE, *_shows(SIDE_HOLE, 1, 2, 3)), result=log, stacks=SIDE_STACKS
+    )
+    assert settlement.final_stacks[2] == 9700
+    assert settlement.payouts_match is matches
+    if not matches:
+        (payout,) = settlement.violations
+        assert (payout.code, payout.seat) == (Code.PAYOUT_MISMATCH, 2)
+        assert (payout.expected, payout.actual) == ("97.00", seat_2_final)
+        assert payout.rule == "R9.cash-out"
+
+
 def _sample(hand_id: str) -> HandRecord:
     path = Path(__file__).resolve().parent.parent / "data" / "sample" / "special.jsonl"
     (hand,) = [h for h in read_jsonl(path) if isinstance(h, HandRecord) and h.hand_id == hand_id]
