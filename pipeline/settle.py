@@ -690,6 +690,10 @@ def _reconcile_pots(book: _Book, pots: tuple[Pot, ...], returned: dict[int, int]
     inside its collections (see :func:`returns_in_collections`): the return is counted in
     the pot the log pays it from, the one whose collection is over by exactly the return
     (else the last pot the seat may win), so only the bookkeeping differs.
+
+    A seat that cashed out and is paid from pot 0 alone is left out: its would-have-won
+    figure (R9.cash-out) is one total, which PokerStars prints in the summary only, naming
+    no pot, and that total is already right.
     """
     result = book.judged.hand.result
     assert result is not None
@@ -716,6 +720,10 @@ def _reconcile_pots(book: _Book, pots: tuple[Pot, ...], returned: dict[int, int]
         last = max((p.index for p in pots if seat in p.eligible), default=0)
         pot = over[0] if over else last
         ours[pot, seat] = ours.get((pot, seat), 0) + amount
+    unnamed = {c.seat for c in result.cash_outs} - {c.seat for c in result.collected if c.pot}
+    if unnamed:
+        ours = {key: amount for key, amount in ours.items() if key[1] not in unnamed}
+        theirs = {key: amount for key, amount in theirs.items() if key[1] not in unnamed}
     if ours == theirs:  # every pot went to the seats the log names
         return
     for pot, seat in sorted(set(ours) | set(theirs)):

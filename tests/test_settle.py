@@ -24,6 +24,7 @@ from msgspec import structs
 
 from pipeline.cards import parse_cards
 from pipeline.formats.jsonl import read_jsonl
+from pipeline.formats.pokerstars import parse_pokerstars_bytes
 from pipeline.model import HandRecord, Status
 from pipeline.rules import STANDARD, RuleSet, replay
 from pipeline.settle import Half, Settlement, allocate_rake, build_pots, settle, split_evenly
@@ -1455,6 +1456,88 @@ def test_cash_out_the_final_stack_of_the_seat_that_cashed_out_is_checked(
         assert (payout.code, payout.seat) == (Code.PAYOUT_MISMATCH, 2)
         assert (payout.expected, payout.actual) == ("97.00", seat_2_final)
         assert payout.rule == "R9.cash-out"
+
+
+CASHED_OUT_OF_A_SIDE_POT = "\n".join(
+    [
+        "PokerStars Hand #231645858339:  6 Card Omaha Pot Limit ($0.05/$0.10 USD) - "
+        "2021/11/23 22:30:22 MSK [2021/11/23 14:30:22 ET]",
+        "Table 'Aribeda IV' 6-max Seat #3 is the button",
+        "Seat 1: Player0 ($49.76 in chips)",
+        "Seat 2: Player1 ($6.32 in chips)",
+        "Seat 3: Player2 ($17.49 in chips)",
+        "Seat 5: Player3 ($1.45 in chips)",
+        "Seat 6: Hero ($10 in chips)",
+        "Player3: posts small blind $0.05",
+        "Hero: posts big blind $0.10",
+        "*** HOLE CARDS ***",
+        "Dealt to Hero [Ac 6s Ts 4d 8d As]",
+        "Player0: calls $0.10",
+        "Player4 joins the table at seat #4",
+        "Player1: folds",
+        "Player2: raises $0.35 to $0.45",
+        "Player3: raises $1 to $1.45 and is all-in",
+        "Hero: raises $3.45 to $4.90",
+        "Player0: calls $4.80",
+        "Player2: calls $4.45",
+        "*** FLOP *** [2s 9h 7d]",
+        "Hero: bets $5.10 and is all-in",
+        "Player0: calls $5.10",
+        "Player2: folds",
+        "*** TURN *** [2s 9h 7d] [8s]",
+        "*** RIVER *** [2s 9h 7d 8s] [Th]",
+        "*** SHOW DOWN ***",
+        "Hero: shows [Ac 6s Ts 4d 8d As] (a straight, Six to Ten)",
+        "Player0: shows [6c Qd Js Ad Kc 8c] (a straight, Eight to Queen)",
+        "Player3: shows [Qs Jh 5s 7c 2d 8h] (a straight, Eight to Queen)",
+        "Player3 collected $2.78 from main pot",
+        "Player0 cashed out the hand for $6.63 | Cash Out Fee $0.07",
+        "*** SUMMARY ***",
+        "Total pot $26.35 Main pot $5.55. Side pot $19.68. | Rake $1.12",
+        "Board [2s 9h 7d 8s Th]",
+        "Seat 1: Player0 showed [6c Qd Js Ad Kc 8c] and won ($22.45) with a straight, "
+        "Eight to Queen (pot not awarded as player cashed out)",
+        "Seat 2: Player1 folded before Flop (didn't bet)",
+        "Seat 3: Player2 (button) folded on the Flop",
+        "Seat 5: Player3 (small blind) showed [Qs Jh 5s 7c 2d 8h] and won ($2.78) with a "
+        "straight, Eight to Queen",
+        "Seat 6: Hero (big blind) showed [Ac 6s Ts 4d 8d As] and lost with a straight, Six to Ten",
+    ]
+)
+"""PokerStars hand #231645858339 (the corpus's cash-out), its cards changed so that Player3
+ties Player0's queen-high straight: Player3 collects 2.78 of the main pot (the odd cent: it
+sits first left of the button) and Player0, who cashed out, would have won 2.77 of it and
+the 19.68 side pot. PokerStars prints no collection line for a seat that cashed out: its
+would-have-won 22.45 is in the summary alone, which names no pot."""
+
+
+def test_cash_out_a_would_have_won_figure_that_names_no_pot_is_not_a_wrong_pot() -> None:
+    """R9.cash-out, R8.side-pots: the would-have-won figure is checked (22.45 = 2.77 + 19.68);
+    the reader records it as collected from pot 0, for want of a pot, and that is no
+    payout from the wrong pot while the other seats' collections name theirs."""
+    (hand,) = parse_pokerstars_bytes(CASHED_OUT_OF_A_SIDE_POT.encode(), "cash-out")
+    assert isinstance(hand, HandRecord)
+    assert hand.result is not None
+    assert [(c.seat, c.amount, c.pot) for c in hand.result.collected] == [
+        (5, 278, 0),
+        (1, 2245, 0),
+    ]
+    settlement = settle(replay(hand))
+    assert _shares(settlement) == [
+        (0, 1, WHOLE, 1, 277),
+        (0, 1, WHOLE, 5, 278),
+        (1, 1, WHOLE, 1, 1968),
+    ]
+    assert settlement.violations == ()
+    assert settlement.payouts_match is True
+    wrong = structs.replace(
+        hand,
+        result=structs.replace(
+            hand.result,
+            collected=(hand.result.collected[1], structs.replace(hand.result.collected[0], pot=1)),
+        ),
+    )  # Player3's 2.78 from the side pot, which it is not in: still a wrong pot
+    assert settle(replay(wrong)).payouts_match is False
 
 
 def _sample(hand_id: str) -> HandRecord:
