@@ -600,6 +600,34 @@ def test_round_trip_carries_cash_outs_bounties_fees_seats_out_tournament_and_ext
         assert msgspec.structs.replace(back, source=ours.source, line=ours.line) == ours
 
 
+def test_finishing_stacks_without_winnings_and_a_cash_out_are_read_as_they_are() -> None:
+    """Without ``winnings``, collections come from the finishing stacks; a seat that cashed
+    out finishes with its cash-out (R9.cash-out), which is no collection. A file that says
+    so is read with no collections, and its finishing stacks match the rules."""
+    for hand in generate_hands(40, seed=23, choice=PLO):
+        settled = settle(replay(hand))
+        winner = next((seat for seat, won in settled.won.items() if won > 1), None)
+        if winner is None or settled.payouts_match is not True:
+            continue
+        share = settled.won[winner]
+        finals = dict(settled.final_stacks)
+        finals[winner] += share // 2 - share  # paid half its share in a cash-out instead
+        assert hand.result is not None
+        result = msgspec.structs.replace(
+            hand.result,
+            cash_outs=(CashOut(winner, share // 2, 0),),
+            final_stacks=tuple(SeatAmount(seat, a) for seat, a in sorted(finals.items())),
+        )
+        text = write_phh(msgspec.structs.replace(hand, result=result))
+        text = re.sub(r"(?m)^(winnings|_croupier_collected) = .*\n", "", text)
+        back = _only(list(parse_phh(text, "cashed.phh")))
+        assert back.result is not None and back.result.collected == ()
+        again = settle(replay(back))
+        assert again.violations == () and again.payouts_match is True
+        return
+    pytest.fail("no generated hand with a winner")
+
+
 def test_croupier_fields_that_are_not_what_they_say_are_rejects() -> None:
     text = write_phh(_aside(next(generate_hands(1, seed=11, choice=PLO))))
     schema, amount = RejectCode.SCHEMA_VIOLATION, RejectCode.BAD_AMOUNT

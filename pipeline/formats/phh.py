@@ -42,7 +42,9 @@ number of decimals written (``0.50`` has two). ``finishing_stacks`` become
 ``result.collected`` (one per player, pot 0: PHH does not split winnings by pot).
 Without ``winnings``, what each player collected is derived from ``finishing_stacks``
 (finishing stack less the stack left after the betting and uncalled returns): PHH has no
-rake, so the finishing stacks fix it. Site
+rake, so the finishing stacks fix it. Not when a player cashed out (``_croupier_cash_outs``):
+that seat finishes with its cash-out, not what it won (R9.cash-out), so the finishing stacks
+alone are the result. Site
 (``event``, then ``venue``, else ``"PHH"``), table, date and time (``year``/``month``/
 ``day``/``time`` in ``time_zone``, else UTC) and hand id (``hand``, else the file name)
 are read where present. A date that does not exist (``day = 32``) is a ``bad-timestamp``
@@ -436,6 +438,7 @@ def _record(fields: _Fields, source: str, line: int, hand_id: str) -> HandRecord
         pots=tuple(_units(v, scale) for v in listed),
         left=tracker.book.stack,
         numbers=numbers,
+        cashed_out=bool(aside.cash_outs),
     )
     dealt = [
         Seat(numbers[i], names[i] or f"p{i + 1}", stacks[i], bounty=aside.heads.get(i))
@@ -576,6 +579,7 @@ def _result(
     pots: tuple[int, ...],
     left: list[int],
     numbers: list[int],
+    cashed_out: bool = False,
 ) -> RecordedResult | None:
     """Build the recorded result: finishing stacks, and what each player collected."""
     rows: tuple[Collection, ...]
@@ -583,7 +587,11 @@ def _result(
         rows = tuple(Collection(numbers[i], a, pot=p, run=r) for i, p, r, a in collected)
     elif winnings is not None:
         rows = tuple(Collection(numbers[i], a) for i, a in enumerate(winnings) if a)
-    elif finishing is not None and all(f >= s for f, s in zip(finishing, left, strict=True)):
+    elif (
+        finishing is not None
+        and not cashed_out
+        and all(f >= s for f, s in zip(finishing, left, strict=True))
+    ):
         pairs = zip(finishing, left, strict=True)
         rows = tuple(Collection(numbers[i], f - s) for i, (f, s) in enumerate(pairs) if f > s)
     else:
