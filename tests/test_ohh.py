@@ -219,6 +219,16 @@ def test_a_start_date_without_a_time_gives_no_time_and_says_so() -> None:
     assert "start_date_utc 2024-03-10 has no time: not read ($.ohh.start_date_utc)" in notes
 
 
+@pytest.mark.parametrize("day", ["20240310", "2024-W10-7", "2024W107"])
+def test_a_start_date_in_another_iso_form_is_still_a_date_without_a_time(day: str) -> None:
+    """ISO 8601's basic and week dates have no time either: none is made up
+    (they were read as midnight UTC)."""
+    hand = _read_changed(lambda o: o.update(start_date_utc=day))
+    assert isinstance(hand, HandRecord) and hand.started_at is None, hand
+    notes = json.loads(dict(hand.extras)["_ohh_ignored"])
+    assert f"start_date_utc {day} has no time: not read ($.ohh.start_date_utc)" in notes
+
+
 def test_two_players_given_one_seat_keep_their_own_stacks() -> None:
     def same_seat(ohh: dict[str, Any]) -> None:
         ohh["players"][1]["seat"] = ohh["players"][0]["seat"]

@@ -70,7 +70,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from decimal import Decimal
 
 from msgspec.structs import replace
@@ -126,8 +126,6 @@ _IGNORED = {"Added Chips", "Sits Down", "Stands Up", "Player Adjustment"}
 _ADDED = {"Add to Pot", "Added To Pot"}
 _BOARD_STREETS = {"Flop": 1, "Turn": 2, "River": 3}
 _CURRENCY_RE = re.compile(r"[A-Z0-9]{1,12}")
-_DATE_ONLY_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
-"""A start date with no time: the hand's time is not known, and none is made up."""
 _SNIFF_RE = re.compile(rb'^\s*\[?\s*\{\s*"ohh"\s*:')
 _BLANK_RE = re.compile(r"\n[ \t\r]*\n\s*(?=[\[{])")
 _HAND_START_RE = re.compile(r'\{\s*"ohh"\s*:')
@@ -400,7 +398,7 @@ def _hand(value: object, source: str, line: int) -> HandRecord:
         )
     notes = [f"{e.what} ignored ({e.field})" for e in events if e.kind == "ignored"]
     day = _text(ohh, "start_date_utc", at)
-    if day is not None and _DATE_ONLY_RE.fullmatch(day):
+    if day is not None and _is_date_only(day):
         notes.append(f"start_date_utc {day} has no time: not read ($.ohh.start_date_utc)")
     notes += result_rows.unread + _bounties(ohh)
     if cap:
@@ -474,7 +472,7 @@ def _started_at(ohh: dict[str, object]) -> datetime | None:
     """Return the start time; ``None`` without one, or with a date and no time (none is
     made up: the hand is noted in ``_ohh_ignored``)."""
     text = _text(ohh, "start_date_utc", "$.ohh")
-    if text is None or _DATE_ONLY_RE.fullmatch(text):
+    if text is None or _is_date_only(text):
         return None
     try:
         moment = datetime.fromisoformat(text)
@@ -482,6 +480,21 @@ def _started_at(ohh: dict[str, object]) -> datetime | None:
         message = f"$.ohh.start_date_utc: not an ISO-8601 time: {text!r}"
         raise _Problem(RejectCode.BAD_TIMESTAMP, message, "$.ohh.start_date_utc") from None
     return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _is_date_only(text: str) -> bool:
+    """Tell whether a start date is a date with no time, in any ISO 8601 form Python reads
+    (``2024-03-10``, ``20240310``, ``2024-W10-7``): the hand's time is not known then, and
+    none is made up (``datetime.fromisoformat`` would read it as midnight).
+
+    >>> _is_date_only("20240310"), _is_date_only("2024-03-10T18:00:00Z")
+    (True, False)
+    """
+    try:
+        date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _hand_id(ohh: dict[str, object]) -> str:
