@@ -430,6 +430,22 @@ def test_a_hand_without_its_number_or_with_a_pot_number_twice_is_refused() -> No
     assert isinstance(item, Reject) and "pot number 0 appears 2 times" in item.message
 
 
+@pytest.mark.parametrize("numbers", [[1], [1, 2], [0, 2]], ids=["from-1", "both-from-1", "gap"])
+def test_pots_not_numbered_from_0_without_a_gap_are_refused(numbers: list[int]) -> None:
+    """OHH numbers the main pot 0 and the side pots 1, 2 ...; a pot numbered otherwise was
+    read as given, so its wins were checked against another pot (or one that does not
+    exist) and the hand was judged a payout mismatch the log does not show."""
+
+    def renumber(ohh: dict[str, Any]) -> None:
+        pot = ohh["pots"][0]
+        ohh["pots"] = [dict(pot, number=n) for n in numbers]
+
+    reject = _read_changed(renumber)
+    assert isinstance(reject, Reject), reject
+    assert reject.code is RejectCode.SCHEMA_VIOLATION and reject.field == "$.ohh.pots"
+    assert "numbered 0 (the main pot)" in reject.message, reject.message
+
+
 def test_a_negative_player_adjustment_is_ignored_as_the_others_are() -> None:
     """ohh.md: Player Adjustment is money outside the pot and can be negative; it rejected
     the whole hand as a negative amount."""

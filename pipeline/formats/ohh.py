@@ -54,8 +54,9 @@ the ``_ohh_ignored`` extra.
 **Required values.** A missing stack, blind, pot amount, win amount or amount of a post,
 call, bet or raise is a ``schema-violation`` reject, never read as 0; so is a value of the
 wrong type (``is_allin: "yes"``, ``flags: 7``, a ``tournament_info`` that is not an
-object), a hand without its ``game_number`` (none is made up) and two pots with one
-``number``. ``flags`` written as text (the standard's examples write ``""``) is read.
+object), a hand without its ``game_number`` (none is made up), two pots with one
+``number`` and pots not numbered 0, 1, 2 … without a gap. ``flags`` written as text
+(the standard's examples write ``""``) is read.
 
 **Money** is read as decimals, never binary floats; the unit is the finest number of
 decimals written (``0.80`` has two). ``currency`` ``""`` (tournaments) becomes ``CHIPS``.

@@ -197,6 +197,13 @@ def read_pots(pots: list[dict[str, object]], money: Money, ids: dict[int, int]) 
     for number in numbers:
         if numbers.count(number) > 1:
             raise schema("$.ohh.pots", f"pot number {number} appears {numbers.count(number)} times")
+    if sorted(numbers) != list(range(len(numbers))):
+        listed = ", ".join(map(str, sorted(numbers)))
+        message = (
+            f"pots numbered {listed}: they must be numbered 0 (the main pot), then 1, 2 ... "
+            "(the side pots), with no gap, for each win to be checked against its pot"
+        )
+        raise schema("$.ohh.pots", message)
     for number, k, pot in sorted(ordered, key=lambda row: row[:2]):
         at = f"$.ohh.pots[{k}]"
         read.amounts.append(money.need(pot, "amount", at))
