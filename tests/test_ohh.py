@@ -229,6 +229,24 @@ def test_a_start_date_in_another_iso_form_is_still_a_date_without_a_time(day: st
     assert f"start_date_utc {day} has no time: not read ($.ohh.start_date_utc)" in notes
 
 
+def test_a_player_without_a_name_is_refused_not_named_by_the_reader() -> None:
+    """A player with neither ``name`` nor ``display`` was called "player <id>": a name the
+    log never gave, which then counts the players of every such hand with one id as one
+    player in the statistics. The standard requires the name: the hand is refused."""
+
+    def nameless(ohh: dict[str, Any]) -> None:
+        ohh["players"][1].pop("name", None)
+        ohh["players"][1].pop("display", None)
+
+    reject = _read_changed(nameless)
+    assert isinstance(reject, Reject), reject
+    assert reject.code is RejectCode.SCHEMA_VIOLATION
+    assert reject.field == "$.ohh.players[1].name", reject
+    only_display = _read_changed(lambda o: o["players"][1].pop("name"))
+    assert isinstance(only_display, HandRecord)
+    assert only_display.seats[1].player == "Gina"
+
+
 def test_two_players_given_one_seat_keep_their_own_stacks() -> None:
     def same_seat(ohh: dict[str, Any]) -> None:
         ohh["players"][1]["seat"] = ohh["players"][0]["seat"]

@@ -21,7 +21,8 @@ big blind, the big bet twice that (RULES.md ``R5.limit-size``). A ``bet_cap`` is
 not enforced.
 
 **Seats.** ``players[].seat`` numbers the seats, ``dealer_seat`` is the button,
-``hero_player_id`` the hero; ``is_sitting_out`` players are seated but not dealt in.
+``hero_player_id`` the hero; ``is_sitting_out`` players are seated but not dealt in. A
+player's name is ``name``, else ``display``; a player with neither is refused.
 
 **Actions**, round by round (a round's ``cards`` are board cards dealt before its
 actions): ``Post SB``/``Post BB``/``Post Ante``/``Straddle``/``Post Dead`` become posts
@@ -443,7 +444,9 @@ def _players(
         if pid is None or seat is None or seat < 1 or pid in ids:
             raise _schema(field, "needs a unique id and a seat number")
         ids[pid] = seat
-        name = _text(player, "name", field) or _text(player, "display", field) or f"player {pid}"
+        name = _text(player, "name", field) or _text(player, "display", field)
+        if not name:  # none is made up: "player 3" would be one player in every hand
+            raise _schema(f"{field}.name", "missing (and no display name): a player needs one")
         out = _flag(player, "is_sitting_out", field) is True
         seats.append((seat, name, money.need(player, "starting_stack", field), out))
     return ids, seats
