@@ -247,6 +247,19 @@ def test_a_player_without_a_name_is_refused_not_named_by_the_reader() -> None:
     assert only_display.seats[1].player == "Gina"
 
 
+@pytest.mark.parametrize("k", [0, 4, 5], ids=["post", "fold", "raise"])
+def test_cards_on_an_action_that_deals_or_shows_none_are_refused_not_dropped(k: int) -> None:
+    """Only Dealt Cards, Shows Cards and Mucks Cards carry cards; cards on a post, fold or
+    raise were dropped without a word (so never checked for a card dealt twice). As with
+    chips on a fold, the hand is refused, naming the field."""
+    reject = _read_changed(lambda o: o["rounds"][0]["actions"][k].update(cards=["2h", "3h"]))
+    assert isinstance(reject, Reject), reject
+    assert reject.code is RejectCode.SCHEMA_VIOLATION
+    assert reject.field == f"$.ohh.rounds[0].actions[{k}].cards", reject
+    empty = _read_changed(lambda o: o["rounds"][0]["actions"][4].update(cards=[]))
+    assert isinstance(empty, HandRecord)
+
+
 def test_two_players_given_one_seat_keep_their_own_stacks() -> None:
     def same_seat(ohh: dict[str, Any]) -> None:
         ohh["players"][1]["seat"] = ohh["players"][0]["seat"]

@@ -27,7 +27,8 @@ player's name is ``name``, else ``display``; a player with neither is refused.
 **Actions**, round by round (a round's ``cards`` are board cards dealt before its
 actions): ``Post SB``/``Post BB``/``Post Ante``/``Straddle``/``Post Dead`` become posts
 (small, big, ante, straddle, dead); ``Post Extra Blind`` is a live big-blind post to
-enter. ``Dealt Cards``, ``Shows Cards``, ``Mucks Cards`` deal, show and muck. ``Fold``,
+enter. ``Dealt Cards``, ``Shows Cards``, ``Mucks Cards`` deal, show and muck (cards on
+any other action are refused, as chips on a fold are). ``Fold``,
 ``Check``, ``Call`` (``amount``: chips added), ``Bet`` (chips) and ``Raise``. The
 standard is ambiguous about a raise's ``amount``: the raiser's street total ("raise to"),
 or the chips this action adds (an older page); they differ only when the raiser already
@@ -236,6 +237,9 @@ def _event(action: dict[str, object], at: str, money: _Money, ids: dict[int, int
         message = f"a {what} moves no chips; the log gives it {event.amount}"
         raise _schema(f"{at}.amount", message)
     event.cards = _cards(action.get("cards"), f"{at}.cards")
+    if event.cards and kind in ("post", "wager", "added"):  # they would be dropped unread
+        message = f"a {what} deals or shows no cards; the log gives it {len(event.cards)}"
+        raise _schema(f"{at}.cards", message)
     event.all_in = _flag(action, "is_allin", at)
     return event
 
