@@ -562,6 +562,34 @@ def test_allowed_says_all_in_when_the_largest_raise_is_the_whole_stack() -> None
     assert rows[3].legal == "fold, call $2.50 or raise to between $5.00 and $10.00"
 
 
+def test_actions_the_replay_did_not_reach_have_no_pot_before() -> None:
+    """After an action by a seat not in the hand the replay stops; the actions after it
+    showed the pot of the last replayed one ($3.00) as their 'pot before', though the bet
+    and calls between them move chips. The lake leaves it empty; so does the explanation."""
+    hand = build(
+        [
+            *blinds(),
+            deal(1, "9c9hTsJs"),
+            deal(2, "AsAc5d6d"),
+            deal(3, "AhAd7s8s"),
+            call(3, "1.00"),
+            call(1, "0.50"),
+            check(2),
+            board("KsKdKh"),
+            check(7),  # seat 7 is not in the hand: the replay stops here
+            bet(1, "3.00"),
+            call(2, "3.00"),
+            call(3, "3.00"),
+            board("2c"),
+        ]
+    )
+    e = explain(hand, STANDARD)
+    assert e.status == "invalid"
+    assert [a.pot_before for a in e.actions[8:]] == [300, 300, None, None, None, None]
+    rows = [line for line in to_text(e).splitlines() if "calls $3.00" in line]
+    assert len(rows) == 2 and all("$3.00" not in row.replace("calls $3.00", "") for row in rows)
+
+
 def test_a_partial_hand_says_its_log_is_incomplete_not_that_everything_follows_the_rules() -> None:
     hand = build([post(1, "small", "0.50"), post(2, "big", "1.00"), call(3, "1.00")], partial=True)
     e = explain(hand, STANDARD)

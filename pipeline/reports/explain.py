@@ -347,10 +347,10 @@ def _actions(
                 all_in_to = street_in[(step.street, step.seat)] + step.stack_before
             if step.amount and action.type is not ActionType.UNCALLED:
                 street_in[(step.street, step.seat)] += step.amount
-        if action.type is ActionType.UNCALLED and rows:
+        if action.type is ActionType.UNCALLED and rows and step is not None:
             # the rules return an uncalled bet when its round closes; a line the log writes
             # after the next card (or the hands shown) finds it out of the pot already
-            pot = min(pot, _pot_after(rows[-1]))
+            pot = min(pot, _pot_after(rows[-1], pot))
         street = step.street.label if step is not None else "not replayed"
         if street == "showdown" and action.type in BETTING_TYPES:
             street = "river"  # a check after the river closed (the engine flags it)
@@ -375,7 +375,7 @@ def _actions(
                 to_amount=step.to if step is not None and step.to is not None else action.to,
                 cards=cards_text(action.cards),
                 all_in=action.all_in,
-                pot_before=pot,
+                pot_before=pot if step is not None else None,  # not replayed: not known
                 stack_before=step.stack_before if step is not None else None,
                 to_call=step.to_call if step is not None else None,
                 min_to=step.min_to if step is not None else None,
@@ -421,8 +421,11 @@ def _put_in_unreplayed(judged: Replay) -> dict[int, int]:
     return put_in
 
 
-def _pot_after(row: ActionRow) -> int:
-    """Return the chips in the middle after an action row (its pot before, moved)."""
+def _pot_after(row: ActionRow, pot: int) -> int:
+    """Return the chips in the middle after an action row (its pot before, moved);
+    ``pot`` where the row was not replayed."""
+    if row.pot_before is None:  # not replayed: the pot is not known
+        return pot
     if row.type in ("post", "call", "bet", "raise"):
         return row.pot_before + (row.amount or 0)
     if row.type == "uncalled":

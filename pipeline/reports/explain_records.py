@@ -70,6 +70,7 @@ class ActionRow:
     or raise; ``to_call``, ``min_to`` and ``max_to`` are set for betting actions
     (``min_to``/``max_to`` only when a bet or raise was allowed); ``legal`` says the same
     in words. ``line`` is the action's line in ``source`` (``None``: not known).
+    ``pot_before`` is ``None`` for an action the replay did not reach (it stopped before).
     """
 
     seq: int
@@ -82,7 +83,7 @@ class ActionRow:
     to_amount: int | None
     cards: str
     all_in: bool
-    pot_before: int
+    pot_before: int | None
     stack_before: int | None
     to_call: int | None
     min_to: int | None
