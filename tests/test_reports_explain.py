@@ -25,6 +25,7 @@ from typer.testing import CliRunner
 
 from pipeline.cli import app
 from pipeline.formats import read_hands
+from pipeline.lake.query import connect
 from pipeline.model import HandRecord
 from pipeline.reports.explain import (
     ExplainError,
@@ -732,6 +733,23 @@ def test_locate_by_site_number_and_by_croupier_id(lake: Path) -> None:
         locate(lake, "SAMPLE-9999")
     with pytest.raises(ExplainError, match="no hand 'Other:SAMPLE-0006'"):
         locate(lake, "Other:SAMPLE-0006")
+
+
+def test_the_total_pot_of_a_hand_without_pots_is_the_lakes(lake: Path) -> None:
+    """A void (or stopped) hand has no pots, but chips went in: the lake's total_pot counts
+    them (SAMPLE-0015: the blinds, 1.50); the explanation said 0."""
+    found = locate(lake, "SAMPLE-0015")
+    e = explain(found.hand, STANDARD)
+    con = connect(lake)
+    try:
+        row = con.execute(
+            "SELECT total_pot FROM hands WHERE hand_id = ?", ["SAMPLE-0015"]
+        ).fetchone()
+    finally:
+        con.close()
+    assert e.status == "void" and e.pots == ()
+    assert row is not None and e.total_pot == int(row[0]) == 150
+    assert json.loads(to_json(e))["total_pot"]["units"] == 150
 
 
 def _copy_with_site(line: bytes, site: str) -> bytes:

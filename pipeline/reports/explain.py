@@ -183,7 +183,8 @@ def explain(hand: HandRecord, rules: RuleSet, *, source: Path | None = None) -> 
         showdown=_showdown(judged, names),
         pots=pots(judged, settled, names),
         players=_players(hand, judged, settled),
-        total_pot=sum(p.amount for p in settled.pots),
+        # as the lake counts it: a hand without pots (void, stopped) still has chips in
+        total_pot=sum(p.amount for p in settled.pots) if settled.pots else sum(judged.invested),
         total_pot_recorded=result.total_pot if result is not None else None,
         rake=settled.rake,
         problems=problems,

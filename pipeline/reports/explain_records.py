@@ -215,6 +215,8 @@ class Explanation:
     pots: tuple[PotRow, ...]
     players: tuple[PlayerMoney, ...]
     total_pot: int
+    """The pots' total; for a hand without pots (void, or stopped), the chips put in (as
+    the lake's ``hands.total_pot``)."""
     total_pot_recorded: int | None
     rake: int
     problems: tuple[Problem, ...]
