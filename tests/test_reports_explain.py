@@ -869,6 +869,16 @@ def test_cli_unknown_hand_is_one_line_and_exit_3(lake: Path) -> None:
     assert len(missing.stderr.strip().splitlines()) == 1
 
 
+def test_cli_input_that_is_a_folder_is_said_to_be_one() -> None:
+    """--input names one file; given the samples' folder, the error said "no such file",
+    though the path is there."""
+    result = runner.invoke(app, ["explain", "SAMPLE-0001", "--input", str(SAMPLES)])
+    assert result.exit_code == 3
+    assert result.stderr.strip().splitlines() == [
+        f"error: {SAMPLES} is a folder: --input takes one hand-log file"
+    ]
+
+
 def test_cli_refuses_both_a_lake_and_an_input(lake: Path) -> None:
     result = runner.invoke(
         app, ["explain", "X", "--lake", str(lake), "--input", str(SAMPLES / "plo.jsonl")]

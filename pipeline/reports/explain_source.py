@@ -372,6 +372,8 @@ def _read_named(path: Path, ref: str, input_format: str | None) -> Iterator[Hand
 
 def find_in_file(path: str | Path, ref: str, *, input_format: str | None = None) -> HandRecord:
     """Find hand ``ref`` (``SITE:HAND_ID`` or the site's number) in a hand-log file."""
+    if Path(path).is_dir():
+        raise ExplainError(f"{path} is a folder: --input takes one hand-log file")
     if not Path(path).is_file():
         raise ExplainError(f"no such file: {path}")
     hands: list[HandRecord] = []
