@@ -591,6 +591,37 @@ def test_actions_the_replay_did_not_reach_have_no_pot_before() -> None:
     assert len(rows) == 2 and all("$3.00" not in row.replace("calls $3.00", "") for row in rows)
 
 
+def test_a_post_to_enter_that_raises_and_is_not_called_is_not_a_walk() -> None:
+    """Seat 4 posts a big blind to enter, raises, and everyone folds, the big blind too:
+    that is a pot won uncontested (R4.round-end), not "everyone folded to the big blind"
+    (R2.walk), which the explanation said because seat 4's post is a big blind."""
+    hand = build(
+        [
+            *blinds(),
+            post(4, "big", "1.00"),
+            deal(1, "9c9hTsJs"),
+            deal(2, "AsAc5d6d"),
+            deal(3, "AhAd7s8s"),
+            deal(4, "KhKd7c8c"),
+            deal(5, "2h3h4c5c"),
+            fold(3),
+            raise_to(4, "3.50"),
+            fold(5),
+            fold(1),
+            fold(2),
+            uncalled(4, "2.50"),
+        ],
+        seats=5,
+    )
+    e = explain(hand, STANDARD)
+    assert e.problems == ()
+    (pot,) = e.pots
+    assert [(n.text, n.rule.id if n.rule else None) for n in pot.notes] == [
+        ("everyone else folded: p4 wins the pot without a showdown", "R4.round-end")
+    ]
+    assert "R2.walk" not in {q.id for q in e.rules_cited}
+
+
 def test_a_partial_hand_says_its_log_is_incomplete_not_that_everything_follows_the_rules() -> None:
     hand = build([post(1, "small", "0.50"), post(2, "big", "1.00"), call(3, "1.00")], partial=True)
     e = explain(hand, STANDARD)

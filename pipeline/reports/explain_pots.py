@@ -247,12 +247,16 @@ def _side_pot_notes(
 
 
 def _is_walk(judged: Replay, winner: int) -> bool:
-    """Tell whether everyone folded to the big blind before the flop (R2.walk)."""
+    """Tell whether everyone folded to the big blind before the flop (R2.walk): the winner
+    posted a big blind and never had to act. A big blind posted to enter is acted on in
+    turn: its poster who raises and is not called wins uncontested, not by a walk."""
     hand = judged.hand
     posts = {a.seat for a in hand.actions if a.type is ActionType.POST and a.blind is Blind.BIG}
     if winner not in posts or any(len(board) for board in judged.boards):
         return False
-    bets = [a for a in hand.actions if a.type in BETTING_TYPES and a.seat != winner]
+    if any(a.type in BETTING_TYPES and a.seat == winner for a in hand.actions):
+        return False
+    bets = [a for a in hand.actions if a.type in BETTING_TYPES]
     return bool(bets) and all(a.type is ActionType.FOLD for a in bets)
 
 
