@@ -414,6 +414,24 @@ def _win(amount: float, **more: float) -> dict[str, object]:
     return {"player_id": 2, "win_amount": amount, **more}
 
 
+def test_a_player_who_cashed_out_of_two_pots_is_paid_both_cash_outs() -> None:
+    """OHH writes a cash-out on each ``player_wins`` entry, so a player who wins a main and
+    a side pot has two; the hand's cash-out is one per player (what they were paid
+    instead of their share), and reading both as two left only the last one counted."""
+    text = (FIXTURES / "omaha_pl.ohh").read_text()
+    hand, _ = json.JSONDecoder().raw_decode(text)
+    wins = [pot["player_wins"][0] for pot in hand["ohh"]["pots"]]
+    assert [w["player_id"] for w in wins] == [5, 5]  # Elio wins both pots
+    wins[0].update(cashout_amount=5.00)
+    wins[1].update(cashout_amount=6.00, cashout_fee=0.06)
+    (item,) = parse_ohh(json.dumps(hand), "c.ohh")
+    assert isinstance(item, HandRecord) and item.result is not None, item
+    assert [(c.seat, c.amount, c.fee) for c in item.result.cash_outs] == [(5, 1100, 6)]
+    settled = settle(replay(item))
+    assert settled.payouts_match is True
+    assert settled.final_stacks[5] == 1000 - 620 + 1100
+
+
 def test_jackpot_and_money_added_reconcile_as_the_standard_counts_them() -> None:
     """OHH: a pot's amount = wins + rake + jackpot, and holds money the site added. A
     jackpot made a rake-mismatch, and added money could never reconcile."""

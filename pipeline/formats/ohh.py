@@ -49,7 +49,8 @@ runout.
 amounts, rake included, less money the site added, which the main pot's amount holds) and
 each pot after its rake and jackpot (the standard's ``amount = Σ win_amount + rake +
 jackpot``); the jackpots are a ``jackpot`` fee, ``cashout_amount``/``cashout_fee`` a
-cash-out (a fee without a cash-out is refused). ``bonus_amount`` (paid beside the pot)
+cash-out (a fee without a cash-out is refused; a player's cash-outs from several pots
+are one cash-out, their sum). ``bonus_amount`` (paid beside the pot)
 and bounties (``player_bounty``, ``tournament_bounties``) are not read: they are listed in
 the ``_ohh_ignored`` extra.
 

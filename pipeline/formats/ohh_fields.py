@@ -180,10 +180,17 @@ class Pots:
             collected=tuple(Collection(s, units(a, scale), pot=p) for s, p, a in self.wins),
             fees=(Fee("jackpot", jackpot),) if jackpot else (),
             added=added,
-            cash_outs=tuple(
-                CashOut(s, units(a, scale), units(f, scale)) for s, a, f in self.cash_outs
-            ),
+            cash_outs=self._cash_outs(scale),
         )
+
+    def _cash_outs(self, scale: int) -> tuple[CashOut, ...]:
+        """One cash-out per player, in seat order: OHH writes one on each ``player_wins``
+        entry, so a player who cashed out of a main and a side pot has two, paid both."""
+        paid: dict[int, tuple[int, int]] = {}
+        for seat, amount, fee in self.cash_outs:
+            before, fees = paid.get(seat, (0, 0))
+            paid[seat] = (before + units(amount, scale), fees + units(fee, scale))
+        return tuple(CashOut(seat, a, f) for seat, (a, f) in sorted(paid.items()))
 
 
 def read_pots(pots: list[dict[str, object]], money: Money, ids: dict[int, int]) -> Pots:
