@@ -260,6 +260,17 @@ def test_cards_on_an_action_that_deals_or_shows_none_are_refused_not_dropped(k: 
     assert isinstance(empty, HandRecord)
 
 
+@pytest.mark.parametrize("size", [-3, 0, 1, 1_000_001])
+def test_a_table_size_no_table_has_is_refused(size: int) -> None:
+    """table_size -3 was taken as the table's seat count, so ``croupier convert`` wrote a
+    hand log its own reader rejects (``game.max_seats`` is 2 or more)."""
+    reject = _read_changed(lambda o: o.update(table_size=size))
+    assert isinstance(reject, Reject), reject
+    assert reject.code is RejectCode.SCHEMA_VIOLATION and reject.field == "$.ohh.table_size"
+    hand = _read_changed(lambda o: o.update(table_size=9))
+    assert isinstance(hand, HandRecord) and hand.game.max_seats == 9
+
+
 def test_two_players_given_one_seat_keep_their_own_stacks() -> None:
     def same_seat(ohh: dict[str, Any]) -> None:
         ohh["players"][1]["seat"] = ohh["players"][0]["seat"]

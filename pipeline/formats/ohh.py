@@ -376,7 +376,7 @@ def _hand(value: object, source: str, line: int) -> HandRecord:
         small_bet=_units(big, scale) if betting is Betting.FIXED_LIMIT else None,
         big_bet=2 * _units(big, scale) if betting is Betting.FIXED_LIMIT else None,
         ante=_units(ante, scale),
-        max_seats=_int(ohh, "table_size", at),
+        max_seats=_table_size(ohh),
     )
     order = _seating([s for s, _, _, out in seats if not out], button)
     index = {seat: i for i, seat in enumerate(order)}
@@ -466,6 +466,19 @@ def _fit(play: _Play, stacks: list[int], pot_total: int) -> int:
 def _seating(numbers: list[int], button: int) -> list[int]:
     ordered = sorted(numbers)
     return [s for s in ordered if s > button] + [s for s in ordered if s <= button]
+
+
+_TABLE_SIZES = range(2, 1_000_001)
+"""The seat counts a hand log's ``game.max_seats`` takes (``jsonl_wire.GameW``)."""
+
+
+def _table_size(ohh: dict[str, object]) -> int | None:
+    """Return the table's seat count (``None``: not given); one no table has is refused,
+    so that a converted hand reads back."""
+    size = _int(ohh, "table_size", "$.ohh")
+    if size is not None and size not in _TABLE_SIZES:
+        raise _schema("$.ohh.table_size", f"{size} seats: not a table's size (2 to 1000000)")
+    return size
 
 
 def _currency(ohh: dict[str, object]) -> str:
