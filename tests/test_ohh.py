@@ -271,6 +271,28 @@ def test_a_table_size_no_table_has_is_refused(size: int) -> None:
     assert isinstance(hand, HandRecord) and hand.game.max_seats == 9
 
 
+@pytest.mark.parametrize(
+    "info", [None, {"buyin_amount": 1.0}, {"name": "", "tournament_number": ""}], ids=str
+)
+def test_a_tournament_hand_without_its_tournament_is_refused(info: object) -> None:
+    """A tournament hand whose tournament_info names no tournament took the hand's own
+    number as the tournament's (each hand its own tournament) or, failing that, "OHH"
+    (every such hand one tournament): none is made up, the hand is refused."""
+
+    def tournament(ohh: dict[str, Any]) -> None:
+        ohh["tournament"] = True
+        if info is not None:
+            ohh["tournament_info"] = info
+
+    reject = _read_changed(tournament)
+    assert isinstance(reject, Reject), reject
+    assert reject.code is RejectCode.SCHEMA_VIOLATION
+    assert reject.field == "$.ohh.tournament_info.tournament_number", reject
+    named = _read_changed(lambda o: o.update(tournament_info={"tournament_number": "T-9"}))
+    assert isinstance(named, HandRecord) and named.tournament is not None
+    assert named.tournament.id == "T-9"
+
+
 def test_two_players_given_one_seat_keep_their_own_stacks() -> None:
     def same_seat(ohh: dict[str, Any]) -> None:
         ohh["players"][1]["seat"] = ohh["players"][0]["seat"]

@@ -64,6 +64,10 @@ object), a hand without its ``game_number`` (none is made up), two pots with one
 **Money** is read as decimals, never binary floats; the unit is the finest number of
 decimals written (``0.80`` has two). ``currency`` ``""`` (tournaments) becomes ``CHIPS``.
 
+**Tournaments.** A hand with ``tournament: true`` or a ``tournament_info`` is a tournament
+hand, of the tournament ``tournament_info.tournament_number`` (else its ``name``); one
+that names neither is refused (none is made up).
+
 Reject codes: ``malformed-json``, ``truncated-hand``, ``schema-violation``, ``bad-card``,
 ``bad-amount``, ``bad-timestamp``, ``unsupported-game``, ``malformed-hand``,
 ``bad-encoding``.
@@ -546,17 +550,15 @@ def _tournament(ohh: dict[str, object]) -> Tournament | None:
         return None
     info = info if isinstance(info, dict) else {}
     at = "$.ohh.tournament_info"
-    name = (
-        _text(info, "tournament_number", at)
-        or _text(info, "name", at)
-        or _text(ohh, "game_number", "$.ohh")
-        or "OHH"
-    )
+    name = _text(info, "tournament_number", at) or _text(info, "name", at)
     money = _Money()  # the buy-in is text in the record, as the site wrote it
     buyin, fee = money.read(info, "buyin_amount", at), money.read(info, "fee_amount", at)
     currency = _text(info, "currency", at)
     if currency and _CURRENCY_RE.fullmatch(currency) is None:
         raise _schema(f"{at}.currency", f"not a currency code: {currency!r}")
+    if not name:  # none is made up: the hand's own number, or "OHH", is no tournament's
+        message = "missing (and no name): a tournament hand needs its tournament"
+        raise _schema(f"{at}.tournament_number", message)
     return Tournament(
         id=name,
         buyin=None if buyin is None else f"{buyin}+{fee}" if fee is not None else str(buyin),
