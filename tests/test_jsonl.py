@@ -143,6 +143,14 @@ SCHEMA_BREAKERS: list[tuple[str, dict[str, Any] | list[Any], RejectCode]] = [
 BEYOND_SCHEMA: list[tuple[str, dict[str, Any], RejectCode]] = [
     ("more decimals than the unit", mutated("seats.0.stack", "100.005"), RejectCode.BAD_AMOUNT),
     ("impossible date", mutated("started_at", "2026-02-30T00:00:00Z"), RejectCode.BAD_TIMESTAMP),
+    (
+        "a seat cashing out twice",  # one cash-out a seat (R9.cash-out): which would count?
+        mutated(
+            "result.cash_outs",
+            [{"seat": 2, "amount": "1.00"}, {"seat": 2, "amount": "2.00", "fee": "0.10"}],
+        ),
+        RejectCode.SCHEMA_VIOLATION,
+    ),
 ]
 
 

@@ -634,6 +634,7 @@ def test_croupier_fields_that_are_not_what_they_say_are_rejects() -> None:
     for old, new, code in (
         ('_croupier_cash_outs = ["p', '_croupier_cash_outs = ["p99', RejectCode.MALFORMED_HAND),
         ("_croupier_tournament_scale = 3", "_croupier_tournament_scale = 30", schema),
+        ('cash_outs = ["p7 0.99 fee 0.01"', 'cash_outs = ["p7 1", "p7 2"', schema),
         ('"_zoom" = "true"', '"_zoom" = "tru"', schema),
         ('_croupier_bounties_won = ["p8 1.250', '_croupier_bounties_won = ["p8 1.2505', amount),
         ('_croupier_fees = ["jackpot ', '_croupier_fees = ["jackpot', schema),

@@ -309,6 +309,14 @@ def _result(w: ResultW, scale: int, bounty_scale: int) -> RecordedResult:
         added = 0 if w.added is None else _amount(w.added, scale, ".added")
     except _FieldError as error:
         raise error.within("$.result") from None
+    cash_outs = _each(w.cash_outs, cash_out, "$.result.cash_outs")
+    cashed: set[int] = set()
+    for i, c in enumerate(cash_outs):  # one cash-out a seat (R9.cash-out)
+        if c.seat in cashed:
+            field = f"$.result.cash_outs[{i}].seat"
+            message = f"{field}: seat {c.seat} cashes out twice (one cash-out a seat)"
+            raise _FieldError(RejectCode.SCHEMA_VIOLATION, field, message)
+        cashed.add(c.seat)
     return RecordedResult(
         rake=rake,
         total_pot=total_pot,
@@ -318,7 +326,7 @@ def _result(w: ResultW, scale: int, bounty_scale: int) -> RecordedResult:
             w.fees, lambda f: Fee(f.kind, _amount(f.amount, scale, ".amount")), "$.result.fees"
         ),
         added=added,
-        cash_outs=_each(w.cash_outs, cash_out, "$.result.cash_outs"),
+        cash_outs=cash_outs,
         final_stacks=_each(
             w.final_stacks,
             lambda f: SeatAmount(f.seat, _amount(f.amount, scale, ".amount")),

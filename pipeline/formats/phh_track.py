@@ -591,7 +591,7 @@ def _not_a(field: str, what: str, words: list[str]) -> _Problem:
 
 def _cash_outs(fields: _Fields, n: int) -> list[tuple[int, Decimal, Decimal]]:
     """Read ``_croupier_cash_outs``: ``"pN amount [fee F]"`` (the hand's money)."""
-    rows = []
+    rows: list[tuple[int, Decimal, Decimal]] = []
     for field, words in _rows(fields, "_croupier_cash_outs"):
         match words:
             case [who, amount]:
@@ -601,6 +601,9 @@ def _cash_outs(fields: _Fields, n: int) -> list[tuple[int, Decimal, Decimal]]:
             case _:
                 raise _not_a(field, "a cash-out", words)
         player = fields.player(who, n, field)
+        if any(player == earlier for earlier, _, _ in rows):  # one a seat (R9.cash-out)
+            message = f"{field}: {who} cashes out twice (one cash-out a player)"
+            raise _Problem(RejectCode.SCHEMA_VIOLATION, message, field)
         rows.append((player, fields.decimal(amount, field), fields.decimal(fee, field)))
     return rows
 
