@@ -484,6 +484,23 @@ def test_jackpot_and_money_added_reconcile_as_the_standard_counts_them() -> None
     assert added.result is not None and added.result.total_pot == 185  # the players' chips
 
 
+def test_money_added_to_a_hand_without_pots_is_kept() -> None:
+    """A hand with no ``pots[]`` records no result, but the money the site added (``Add to
+    Pot``) was in the pot: it is kept as the result's added money (which settlement pays
+    out with the pot), not dropped with the missing result."""
+    added: list[dict[str, object]] = [
+        {"action_number": 0, "player_id": None, "action": "Add to Pot", "amount": 1.0}
+    ]
+    hand = _money_hand([], added)
+    assert hand.result is not None and hand.result.added == 10  # one decimal: 1.0
+    assert hand.result.collected == () and hand.result.total_pot is None
+    settled = settle(replay(hand))
+    assert sum(p.net for p in settled.pots) == 185 + 10  # the players' chips and the added
+    assert settled.violations == () and settled.payouts_match is None  # nothing to compare
+    plain = _money_hand([], [])
+    assert plain.result is None
+
+
 def test_a_bonus_and_bounties_are_said_in_the_extras_not_dropped() -> None:
     hand = _money_hand(
         [{"number": 0, "amount": 18.5, "rake": 0.5, "player_wins": [_win(18.0, bonus_amount=2.5)]}],

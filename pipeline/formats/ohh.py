@@ -38,7 +38,7 @@ fit) is read as the total. Uncalled bets are returned where the betting closes (
 not record the return). ``Added Chips``, ``Sits Down``, ``Stands Up`` and ``Player
 Adjustment`` happen outside the hand: they are ignored (their amounts unread: an
 adjustment may be negative) and listed in the hand's ``_ohh_ignored`` extra. ``Add to
-Pot`` is money the site adds (``result.added``).
+Pot`` is money the site adds (``result.added``, in a hand without ``pots[]`` too).
 
 **Run it twice.** With the ``Run_It_Twice`` flag, the board rounds after the last
 betting are runouts: a street that does not follow the one before starts the next
@@ -103,6 +103,7 @@ from pipeline.model import (
     Blind,
     GameSpec,
     HandRecord,
+    RecordedResult,
     Seat,
     Tournament,
     Variant,
@@ -428,7 +429,13 @@ def _hand(value: object, source: str, line: int) -> HandRecord:
         ),
         table=_text(ohh, "table_name", at),
         started_at=_started_at(ohh),
-        result=result_rows.result(scale, play.added) if pots else None,
+        result=(
+            result_rows.result(scale, play.added)
+            if pots
+            else RecordedResult(added=play.added)
+            if play.added
+            else None
+        ),
         tournament=_tournament(ohh),
         hero=None if hero is None else ids.get(hero),
         source=source,
