@@ -418,6 +418,27 @@ def test_antes_short_ante_all_in() -> None:
     assert result.status is Status.OK
 
 
+def test_antes_a_big_blind_all_in_on_its_ante_posts_no_blind() -> None:
+    """R2.antes, R2.short-blind: the big blind (seat 2) is all-in on its ante, so it has
+    nothing left to post: no missing blind; the others still call the full big blind
+    (R5.short-big-blind) and seat 3 acts first."""
+    result = play(
+        [
+            *_antes((1, "0.10"), (3, "0.10")),
+            post(2, "ante", "0.10", all_in=True),
+            post(1, "small", "0.50"),
+            call(3, "1.00"),  # seq 4
+            call(1, "0.50"),
+            *checked_streets([1, 3]),
+        ],
+        ante="0.10",
+        stacks=["100.00", "0.10", "100.00"],
+    )
+    assert legal_at(result, 4).to_call == "1.00"
+    assert found(result) == []
+    assert result.status is Status.OK
+
+
 # ---------------------------------------------------------------------------- R2.straddle
 
 

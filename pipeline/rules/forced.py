@@ -285,6 +285,8 @@ def close_posts(run: Run, seq: int) -> None:
     game = run.hand.game
     state = run.state
     bb = _big_blind_post(run, _big_blind_index(run))  # R2.no-small-blind: from the log
+    if bb is None and state.all_in[run.bb_index]:
+        bb = run.bb_index  # R2.short-blind: all-in on its ante, it has no chips left to post
     if bb is None:
         run.flag(
             Code.MISSING_BLIND,
