@@ -814,3 +814,22 @@ def test_fields_the_reader_does_not_interpret_are_kept_as_extras() -> None:
     utc = _only(list(parse_phh(timed, "timed.phh")))
     assert utc.started_at == datetime(2023, 6, 22, 12, 30, tzinfo=UTC)
     assert not any(name in dict(utc.extras) for name in ("_phh_year", "_phh_time"))
+
+
+def test_a_local_time_the_clocks_skip_is_a_bad_timestamp() -> None:
+    # 02:30 on 2024-03-10 never happened in New York (clocks went from 02:00 to 03:00)
+    when = "time = 2024-03-10T02:30:00\ntime_zone = 'America/New_York'\n"
+    items = list(parse_phh(HEADS_UP + when, "t.phh"))
+    assert len(items) == 1 and isinstance(items[0], Reject), items
+    assert items[0].code is RejectCode.BAD_TIMESTAMP
+    assert items[0].field == "time" and "America/New_York" in items[0].message
+
+
+def test_a_local_time_the_clocks_repeat_gives_no_started_at_and_is_kept() -> None:
+    # 01:30 on 2024-11-03 happened twice in New York (EDT, then EST): which one is unknown
+    when = "year = 2024\nmonth = 11\nday = 3\ntime = 01:30:00\ntime_zone = 'America/New_York'\n"
+    hand = _only(list(parse_phh(HEADS_UP + when, "t.phh")))
+    assert hand.started_at is None
+    extras = dict(hand.extras)
+    assert extras["_phh_time"] == b'"01:30:00"'
+    assert extras["_phh_time_zone"] == b'"America/New_York"'

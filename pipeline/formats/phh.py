@@ -326,9 +326,10 @@ def _started_at(fields: _Fields) -> datetime | None:
     for a day alone, and a time of day is never invented (so such a hand has no month in
     the lake). ``time`` is a TOML time or date-time (``bad-timestamp`` otherwise, and when
     its date is not ``year``/``month``/``day``'s); a local one is in ``time_zone``, which
-    must name a zone. Without ``time_zone``, a local time with a zone abbreviation (not
-    ``UTC``), a city, a region or a country is a place's local time whose zone cannot be
-    looked up: ``None``.
+    must name a zone, and the time must have happened there (a time the clocks skipped is
+    ``bad-timestamp``; one they showed twice is ``None``). Without ``time_zone``, a local
+    time with a zone abbreviation (not ``UTC``), a city, a region or a country is a place's
+    local time whose zone cannot be looked up: ``None``.
     """
     moment, zone = fields.get("time"), fields.get("time_zone")
     day = _date(fields)
@@ -352,11 +353,7 @@ def _started_at(fields: _Fields) -> datetime | None:
     else:
         when = datetime.combine(day, moment)
     if isinstance(zone, str):
-        try:
-            return when.replace(tzinfo=ZoneInfo(zone)).astimezone(UTC)
-        except (ValueError, OverflowError, ZoneInfoNotFoundError) as error:
-            message = f"time_zone: not a time zone: {zone!r} ({error})"
-            raise _Problem(RejectCode.BAD_TIMESTAMP, message, "time_zone") from None
+        return _in_zone(when, zone)
     if isinstance(abbreviation, str) and abbreviation.upper() not in ("UTC", "GMT", "Z"):
         return None  # EDT, CET …: a zone by its abbreviation, which names no one offset
     if any(fields.table.get(k) is not None for k in ("city", "region", "country")):
@@ -365,6 +362,27 @@ def _started_at(fields: _Fields) -> datetime | None:
         return when.replace(tzinfo=UTC)
     except (ValueError, OverflowError) as error:
         raise _Problem(RejectCode.BAD_TIMESTAMP, f"time: {error}", "time") from None
+
+
+def _in_zone(when: datetime, zone: str) -> datetime | None:
+    """Return the local time ``when`` of ``zone`` in UTC; ``None`` when the clocks showed it
+    twice (a change back from summer time: which one is unknown, so none is invented).
+
+    A time the clocks skipped (a change to summer time) never happened: ``bad-timestamp``.
+    """
+    try:
+        place = ZoneInfo(zone)
+        local = when.replace(tzinfo=place)
+        instant = local.astimezone(UTC)
+    except (ValueError, OverflowError, ZoneInfoNotFoundError) as error:
+        message = f"time_zone: not a time zone: {zone!r} ({error})"
+        raise _Problem(RejectCode.BAD_TIMESTAMP, message, "time_zone") from None
+    if instant.astimezone(place).replace(tzinfo=None) != when:
+        message = f"time {when.isoformat()} did not happen in {zone} (the clocks skipped it)"
+        raise _Problem(RejectCode.BAD_TIMESTAMP, message, "time")
+    if local.utcoffset() != local.replace(fold=1 - local.fold).utcoffset():
+        return None  # shown twice by the clocks of the zone
+    return instant
 
 
 def _required(values: list[Number] | None, key: str) -> list[Number]:
