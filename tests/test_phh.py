@@ -833,3 +833,32 @@ def test_a_local_time_the_clocks_repeat_gives_no_started_at_and_is_kept() -> Non
     extras = dict(hand.extras)
     assert extras["_phh_time"] == b'"01:30:00"'
     assert extras["_phh_time_zone"] == b'"America/New_York"'
+
+
+def test_with_no_big_blind_posted_a_cc_owes_nothing_before_the_flop() -> None:
+    # antes only: PHH's (and PokerKit's) cc calls the largest bet in front, here none, so
+    # the first cc is a check and the first cbr a bet, not a call and raise of min_bet
+    text = """\
+variant = 'PO'
+antes = [1, 1, 1]
+blinds_or_straddles = [0, 0, 0]
+min_bet = 2
+starting_stacks = [100, 100, 100]
+actions = ['d dh p1 AsKsQsJs', 'd dh p2 AhKhQhJh', 'd dh p3 AdKdQdJd',
+  'p1 cc', 'p2 cc', 'p3 cbr 2', 'p1 f', 'p2 f']
+finishing_stacks = [99, 99, 102]
+"""
+    hand = _only(list(parse_phh(text, "antes.phh")))
+    wagers = [
+        (a.type, a.seat, a.amount)
+        for a in hand.actions
+        if a.type in (ActionType.CHECK, ActionType.CALL, ActionType.BET, ActionType.RAISE)
+    ]
+    assert wagers == [
+        (ActionType.CHECK, 1, None),
+        (ActionType.CHECK, 2, None),
+        (ActionType.BET, 3, 2),
+    ]
+    assert hand.result is not None
+    assert [(c.seat, c.amount) for c in hand.result.collected] == [(3, 3)]
+    assert phh_text(hand)  # and it reads back whole

@@ -454,8 +454,14 @@ def _implied_posts(
 
 
 def _opening(game: GameSpec, blinds: Sequence[int]) -> int:
-    """Return the bet to call pre-flop: the big blind, or the largest straddle."""
-    return max([game.big_blind, *blinds[2:]]) if len(blinds) > 2 else game.big_blind
+    """Return the bet to call pre-flop: the big blind, or the largest straddle.
+
+    Only a big blind the arrays post sets it (a short all-in one still owes the others the
+    whole blind, R5.short-big-blind); with none (antes only, ``blinds_or_straddles`` all 0)
+    a ``cc`` calls what is in front, as PHH says, and never ``min_bet`` nobody posted.
+    """
+    big = game.big_blind if len(blinds) > 1 and blinds[1] > 0 else 0
+    return max([big, *blinds[2:]])
 
 
 # ------------------------------------------------------------------------ fields
