@@ -862,3 +862,40 @@ finishing_stacks = [99, 99, 102]
     assert hand.result is not None
     assert [(c.seat, c.amount) for c in hand.result.collected] == [(3, 3)]
     assert phh_text(hand)  # and it reads back whole
+
+
+def test_standard_fields_kept_as_extras_are_written_back_as_themselves() -> None:
+    """``author``, a place and a date without a time are PHH fields: ``convert --to phh``
+    writes them as such (PokerKit reads them), not hidden in ``_croupier_extras``."""
+    text = HEADS_UP + (
+        "author = 'Juho Kim'\ncity = 'Las Vegas'\ncountry = 'United States of America'\n"
+        "day = 22\nmonth = 6\nyear = 2023\n"
+    )
+    hand = _only(list(parse_phh(text, "meta.phh")))
+    written = phh_text(hand)
+    assert "_croupier_extras" not in written
+    loaded = HandHistory.loads(written)
+    assert (loaded.author, loaded.city, loaded.country) == (
+        "Juho Kim",
+        "Las Vegas",
+        "United States of America",
+    )
+    assert (loaded.year, loaded.month, loaded.day) == (2023, 6, 22)
+    assert _only(list(parse_phh(written, "meta.phh"))) == hand
+    # an extra of the record that is not a PHH field, or not as PHH writes it, stays ours
+    odd = msgspec.structs.replace(
+        hand, extras=(("_note", b'"x"'), *hand.extras, ("_phh_url", b'"a\\u0062"'))
+    )
+    assert _only(list(parse_phh(phh_text(odd), "odd.phh"))).extras == odd.extras
+    no_day = msgspec.structs.replace(hand, extras=(("_phh_day", b"32"),))  # as day, a reject
+    assert _only(list(parse_phh(phh_text(no_day), "day.phh"))).extras == no_day.extras
+
+
+@needs_corpus
+def test_the_wsop_hands_keep_their_standard_fields_through_convert() -> None:
+    for path in sorted(WSOP.glob("*.phh")):
+        hand = _only(list(read_phh(path)))
+        loaded = HandHistory.loads(phh_text(hand))
+        original = HandHistory.loads(path.read_text())
+        for name in ("author", "city", "region", "country", "year", "month", "day"):
+            assert getattr(loaded, name) == getattr(original, name), (path.name, name)

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from datetime import UTC
+from datetime import UTC, date
+
+import msgspec
 
 from pipeline.cards import format_cards
 from pipeline.formats.phh_track import (
+    _AS_JSON,
     _KINDS,
     ActionTracker,
     UnwritableHand,
@@ -325,10 +328,72 @@ def _write_seats_aside(w: _Writer, hand: HandRecord) -> None:
         w.field("_croupier_sitting_out", "[" + ", ".join(away) + "]")
 
 
+_PLAIN_FIELDS = ("author", "url", "address", "city", "region", "postal_code", "country")
+"""PHH's fields of text that the reader keeps as ``_phh_`` extras, never interprets."""
+_DATE_PARTS = ("year", "month", "day")
+
+
+def _as_phh_field(hand: HandRecord, name: str, raw: bytes) -> str | None:
+    """Return the TOML line that writes extra ``name`` back as the PHH field it was read
+    from (``_phh_author`` as ``author``), or ``None`` where the field would not read back
+    as the same extra (not a PHH field; a date part beside a ``started_at``, which writes
+    its own date; a value not as the reader keeps it)."""
+    key = name.removeprefix("_phh_")
+    when = hand.started_at is None and key in (*_DATE_PARTS, "time_zone")
+    if key == name or not (key in _PLAIN_FIELDS or when):
+        return None
+    try:
+        value = msgspec.json.decode(raw)
+    except msgspec.DecodeError:
+        return None
+    if key in _DATE_PARTS:
+        if not (isinstance(value, int) and not isinstance(value, bool)):
+            return None
+        return f"{key} = {value}"
+    if not isinstance(value, str) or _AS_JSON.encode(value) != raw:
+        return None
+    return f"{key} = {_toml_string(value)}"
+
+
+def _date_parts_valid(fields: dict[str, str]) -> bool:
+    """Tell whether the date parts written back are a possible date (the reader checks)."""
+    parts = {k: int(fields[k].partition(" = ")[2]) for k in _DATE_PARTS if k in fields}
+    try:
+        date(parts.get("year", 2000), parts.get("month", 1), parts.get("day", 1))
+    except (ValueError, OverflowError):
+        return False
+    return True
+
+
 def _write_extras(w: _Writer, hand: HandRecord) -> None:
-    """Write the record's ``_`` fields, each its raw JSON text, in order."""
+    """Write the record's ``_`` fields: the last ones that are PHH fields the reader kept
+    (``_phh_author`` …) as those fields, the others in ``_croupier_extras``, each its raw
+    JSON text. The reader keeps ``_croupier_extras`` first, then the fields it did not
+    read in the file's order: only a run at the end goes back as fields, in order."""
+    lines = [_as_phh_field(hand, name, raw) for name, raw in hand.extras]
+    split = len(lines)
+    while split and lines[split - 1] is not None:
+        split -= 1
+    plain = {
+        name.removeprefix("_phh_"): line
+        for (name, _), line in zip(hand.extras[split:], lines[split:], strict=True)
+        if line is not None
+    }
+    if not _date_parts_valid(plain):
+        split = len(lines)
+    if split:
+        _write_croupier_extras(w, hand, hand.extras[:split])
+    for line in lines[split:]:
+        if line is not None:
+            w.lines.append(line)
+
+
+def _write_croupier_extras(
+    w: _Writer, hand: HandRecord, extras: Sequence[tuple[str, bytes]]
+) -> None:
+    """Write extras in ``_croupier_extras``, each its raw JSON text, in order."""
     pairs = []
-    for name, raw in hand.extras:
+    for name, raw in extras:
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
