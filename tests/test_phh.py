@@ -899,3 +899,16 @@ def test_the_wsop_hands_keep_their_standard_fields_through_convert() -> None:
         original = HandHistory.loads(path.read_text())
         for name in ("author", "city", "region", "country", "year", "month", "day"):
             assert getattr(loaded, name) == getattr(original, name), (path.name, name)
+
+
+@pytest.mark.parametrize(
+    ("number", "written"),
+    [("12", "hand = 12"), ("007", 'hand = "007"'), ("PS-5", 'hand = "PS-5"')],
+)
+def test_a_hand_number_is_written_as_the_integer_phh_has(number: str, written: str) -> None:
+    hand = _only(list(parse_phh(HEADS_UP + "table = 'T'\n" + f"hand = {number!r}\n", "n.phh")))
+    assert hand.hand_id == f"T/{number}"
+    text = phh_text(hand)
+    assert written in text.splitlines()
+    if number.isdigit() and str(int(number)) == number:
+        assert HandHistory.loads(text).hand == int(number)

@@ -244,7 +244,10 @@ def _write_about(w: _Writer, hand: HandRecord) -> None:
             number = number[len(prefix) :]
         else:
             own_id = True
-    w.field("hand", _toml_string(number))
+    # PHH's hand is an integer: a number written as one (not one with leading zeros, or
+    # past TOML's 64 bits), any other id as text
+    plain = number.isascii() and number.isdigit() and str(int(number)) == number
+    w.field("hand", number if plain and int(number) < 2**63 else _toml_string(number))
     w.field("venue", _toml_string(hand.site))
     if hand.table is not None:
         w.field("table", _toml_string(hand.table))
