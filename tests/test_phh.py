@@ -912,3 +912,27 @@ def test_a_hand_number_is_written_as_the_integer_phh_has(number: str, written: s
     assert written in text.splitlines()
     if number.isdigit() and str(int(number)) == number:
         assert HandHistory.loads(text).hand == int(number)
+
+
+@pytest.mark.parametrize(
+    ("antes", "status", "kept"),
+    [
+        ("[0, 0]", "true", True),  # no antes: what it says is not what a writer implies
+        ("[1, 1]", "false", True),
+        ("[0, 1]", "false", True),
+        ("[1, 1]", "true", False),  # what write_phh writes for a uniform ante
+    ],
+)
+def test_ante_trimming_status_is_kept_and_written_back_as_it_was(
+    antes: str, status: str, kept: bool
+) -> None:
+    text = HEADS_UP.replace("antes = [0, 0]", f"antes = {antes}\nante_trimming_status = {status}")
+    text = text.replace("finishing_stacks = [206, 144]\n", "")
+    hand = _only(list(parse_phh(text, "ats.phh")))
+    assert ("_phh_ante_trimming_status" in dict(hand.extras)) is kept
+    written = phh_text(hand)
+    assert f"ante_trimming_status = {status}" in written.splitlines()
+    assert HandHistory.loads(written).ante_trimming_status is (status == "true")
+    # behind an extra that must stay Croupier's, it is still kept (in _croupier_extras)
+    odd = msgspec.structs.replace(hand, extras=(*hand.extras, ("_note", b"1")))
+    assert _only(list(parse_phh(phh_text(odd), "odd.phh"))).extras == odd.extras

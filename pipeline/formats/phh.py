@@ -385,6 +385,11 @@ def _in_zone(when: datetime, zone: str) -> datetime | None:
     return instant
 
 
+_TRIMMING = "ante_trimming_status"
+"""PokerKit's choice of how antes make pots: the posts say what each player put in, so the
+reader does not use it, but keeps it (as an extra) unless it is what a writer implies."""
+
+
 def _required(values: list[Number] | None, key: str) -> list[Number]:
     """Return a list the standard requires of every hand; missing, it is a reject, not 0s."""
     if values is None:
@@ -403,7 +408,6 @@ def _record(fields: _Fields, source: str, line: int, hand_id: str) -> HandRecord
     variant, hole_cards, betting = _game(fields)
     start = fields.numbers("starting_stacks", n) or []
     antes = _required(fields.numbers("antes", n), "antes")
-    fields.get("ante_trimming_status")  # read: the posts say what each player put in
     blinds = _required(fields.numbers("blinds_or_straddles", n), "blinds_or_straddles")
     finishing = fields.numbers("finishing_stacks", n)
     winnings = fields.numbers("winnings", n)
@@ -430,6 +434,8 @@ def _record(fields: _Fields, source: str, line: int, hand_id: str) -> HandRecord
 
     stacks = [_units(v, scale) for v in start]
     ante_units = [_units(v, scale) for v in antes]
+    if len(set(ante_units)) == 1 and ante_units[0] > 0 and fields.table.get(_TRIMMING) is True:
+        fields.get(_TRIMMING)  # what a writer implies for a uniform ante; otherwise kept
     blind_units = [_units(v, scale) for v in blinds]
     game = _game_spec(
         fields, (variant, hole_cards, betting), stakes, ante_units, blind_units, scale

@@ -182,9 +182,11 @@ def write_phh(hand: HandRecord) -> str:
     posts = [a for a in hand.actions if a.type is ActionType.POST]
     antes, blinds = _position_arrays(w, posts)
     w.field("variant", _toml_string(variant_code(game)))
-    uniform_ante = len(set(antes)) == 1 and antes[0] > 0
-    if uniform_ante:
-        w.field("ante_trimming_status", "true")
+    trimming = _trimming(hand)
+    if trimming is None and len(set(antes)) == 1 and antes[0] > 0:
+        trimming = "true"  # a uniform ante; other values a file had are kept as extras
+    if trimming is not None:
+        w.field("ante_trimming_status", trimming)
     w.amounts("antes", antes)
     w.amounts("blinds_or_straddles", blinds)
     if game.betting is Betting.FIXED_LIMIT:
@@ -368,11 +370,16 @@ def _date_parts_valid(fields: dict[str, str]) -> bool:
     return True
 
 
-def _write_extras(w: _Writer, hand: HandRecord) -> None:
-    """Write the record's ``_`` fields: the last ones that are PHH fields the reader kept
-    (``_phh_author`` …) as those fields, the others in ``_croupier_extras``, each its raw
-    JSON text. The reader keeps ``_croupier_extras`` first, then the fields it did not
-    read in the file's order: only a run at the end goes back as fields, in order."""
+_KEPT_TRIMMING = "_phh_ante_trimming_status"
+
+
+def _extras_split(hand: HandRecord) -> tuple[int, list[str | None]]:
+    """Return where the record's extras that go back as PHH fields start, and their lines.
+
+    The reader keeps ``_croupier_extras`` first, then the fields it did not read in the
+    file's order, so only a run at the end goes back as fields, in order (with a kept
+    ``ante_trimming_status``, written near the top, just before that run).
+    """
     lines = [_as_phh_field(hand, name, raw) for name, raw in hand.extras]
     split = len(lines)
     while split and lines[split - 1] is not None:
@@ -384,6 +391,26 @@ def _write_extras(w: _Writer, hand: HandRecord) -> None:
     }
     if not _date_parts_valid(plain):
         split = len(lines)
+    return split, lines
+
+
+def _trimming(hand: HandRecord) -> str | None:
+    """Return the ``ante_trimming_status`` a file had and the reader kept (``true`` or
+    ``false``), where it can go back as that field (see :func:`_extras_split`)."""
+    split, _ = _extras_split(hand)
+    if split == 0 or hand.extras[split - 1][0] != _KEPT_TRIMMING:
+        return None
+    raw = hand.extras[split - 1][1]
+    return raw.decode() if raw in (b"true", b"false") else None
+
+
+def _write_extras(w: _Writer, hand: HandRecord) -> None:
+    """Write the record's ``_`` fields: the last ones that are PHH fields the reader kept
+    (``_phh_author`` …) as those fields, the others in ``_croupier_extras``, each its raw
+    JSON text (see :func:`_extras_split`)."""
+    split, lines = _extras_split(hand)
+    if _trimming(hand) is not None:
+        split -= 1  # written as the field itself, with the stakes
     if split:
         _write_croupier_extras(w, hand, hand.extras[:split])
     for line in lines[split:]:
