@@ -936,3 +936,28 @@ def test_ante_trimming_status_is_kept_and_written_back_as_it_was(
     # behind an extra that must stay Croupier's, it is still kept (in _croupier_extras)
     odd = msgspec.structs.replace(hand, extras=(*hand.extras, ("_note", b"1")))
     assert _only(list(parse_phh(phh_text(odd), "odd.phh"))).extras == odd.extras
+
+
+def test_a_line_like_a_table_header_inside_a_string_or_an_array_is_not_a_new_hand() -> None:
+    """Only a header at the top level starts a hand: ``[2]`` in a multi-line string, or an
+    array's last element on a line of its own, is part of the hand (TOML says so)."""
+    one = HEADS_UP + "notes = '''\nsee\n[2]\nabove\n'''\n" + 'also = """\n[3] \\"""\n[4]\n"""\n'
+    one += "_grid = [\n  [1, 2],\n  [3]\n]\n"
+    text = "[1]\n" + one + "\n[2]\n" + HEADS_UP.replace("AhKhQhJh", "AsKsQsJs")
+    items = list(parse_phh(text, "m.phhs"))
+    assert [type(item) for item in items] == [HandRecord, HandRecord], items
+    first = items[0]
+    assert isinstance(first, HandRecord)
+    assert dict(first.extras)["_phh_notes"] == b'"see\\n[2]\\nabove\\n"'
+    assert dict(first.extras)["_grid"] == b"[[1,2],[3]]"
+
+
+@pytest.mark.parametrize("broken", ["notes = '''\nnever closed\n", "_grid = [\n  [1, 2],\n"])
+def test_a_string_or_array_never_closed_is_one_broken_hand_and_the_next_are_read(
+    broken: str,
+) -> None:
+    second = HEADS_UP.replace("AhKhQhJh", "AsKsQsJs")
+    text = "[1]\n" + HEADS_UP + broken + "\n[2]\n" + second + "\n[3]\n" + second
+    items = list(parse_phh(text, "b.phhs"))
+    assert [type(item) for item in items] == [Reject, HandRecord, HandRecord], items
+    assert isinstance(items[0], Reject) and items[0].line == 1

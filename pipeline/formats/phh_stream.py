@@ -8,6 +8,8 @@ broken hand is one reject, the next still read.
 
 from __future__ import annotations
 
+import re
+from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
@@ -21,10 +23,14 @@ from pipeline.violations import Reject, RejectCode
 __all__ = ["MAX_HAND_BYTES", "looks_like_phh", "parse_phh", "read_phh", "read_phh_stream"]
 
 
-def _chunks(
-    lines: Iterator[tuple[int, str] | Reject],
-) -> Iterator[tuple[int, str | None, str] | Reject]:
-    """Group lines into hands: ``(first line, table key or None, text)``, or line rejects.
+_Chunk = tuple[int, str | None, str, str]
+"""A hand's text: ``(first line, table key or None, text, its header line)``."""
+_CLOSED: tuple[str | None, int] = (None, 0)
+
+
+def _chunks(lines: Iterator[tuple[int, str] | Reject]) -> Iterator[_Chunk | Reject]:
+    """Group lines into hands: ``(first line, table key or None, text, header)``, or line
+    rejects.
 
     A file whose first significant line is a table header holds one hand per top-level
     table (a header ``[k.sub]`` stays with hand ``k``); otherwise the file is one hand,
@@ -35,6 +41,7 @@ def _chunks(
     """
     key: str | None = None
     start = 1
+    head = ""
     body: list[str] = []
     size = 0
     significant = False
@@ -60,10 +67,97 @@ def _chunks(
             size += len(text)
             continue
         if key is not None:
-            yield start, key, "".join(body)
-        key, start, body, size = _table_name(header.group(1)), number, [], 0
+            yield start, key, "".join(body), head
+        key, start, body, size, head = _table_name(header.group(1)), number, [], 0, text
     if key is not None or significant:
-        yield start, key, "".join(body)
+        yield start, key, "".join(body), head
+
+
+def _rejoin(chunks: Iterator[_Chunk | Reject]) -> Iterator[_Chunk | Reject]:
+    """Join a hand whose text ends inside a multi-line string or an array with the chunks
+    after it, up to where the value closes: a header-like line there (``[2]`` in a note)
+    is text of the hand, as TOML says. A value that does not close (by the end of the
+    file, or within :data:`MAX_HAND_BYTES`) is a broken hand: the chunks stay hands of
+    their own, so one broken hand is one reject and the next is still read."""
+    queue: deque[_Chunk | Reject] = deque()
+    held: list[_Chunk] = []
+    state, size = _CLOSED, 0
+    while True:
+        item = queue.popleft() if queue else next(chunks, None)
+        if item is None or isinstance(item, Reject) or size > MAX_HAND_BYTES:
+            if held:  # never closed: each chunk is its own hand after all
+                yield held[0]
+                queue.extend([*held[1:], *([] if item is None else [item])])
+                held, state, size = [], _CLOSED, 0
+                continue
+            if item is None:
+                return
+        if isinstance(item, Reject):
+            yield item
+            continue
+        if not held:
+            state = _scan(item[2], _CLOSED) if item[1] not in (None, PREAMBLE) else _CLOSED
+            if state == _CLOSED:
+                yield item
+            else:
+                held, size = [item], len(item[2])
+            continue
+        held.append(item)
+        state = _scan(item[3] + item[2], state)
+        size += len(item[3]) + len(item[2])
+        if state == _CLOSED:
+            start, key, text, head = held[0]
+            yield start, key, text + "".join(h[3] + h[2] for h in held[1:]), head
+            held, size = [], 0
+
+
+_TOKEN_RE = re.compile(
+    r'"""' + r"|'''" + r'|"(?:[^"\\\n]|\\.)*"?' + r"|'[^'\n]*'?|#[^\n]*|[\[\]{}]"
+)
+"""What matters to :func:`_scan` outside a multi-line string: its opening, a one-line
+string, a comment, a bracket or a brace."""
+_BASIC_END_RE = re.compile(r'(?:[^"\\]|\\.|"(?!""))*"""', re.DOTALL)
+"""The rest of a multi-line basic string, to its closing quotes (escapes skipped)."""
+
+
+def _scan(text: str, state: tuple[str | None, int]) -> tuple[str | None, int]:
+    """Return where TOML stands after ``text``: the multi-line string it is in (its
+    delimiter) and how many brackets and braces of values are open. Enough to tell a
+    table header from a line of a string or an array that looks like one; the TOML
+    parser reports what is wrong.
+
+    >>> _scan("a = [1,", (None, 0)), _scan("b = '''x [2]", (None, 0))
+    ((None, 1), ("'''", 0))
+    """
+    quote, depth = state
+    i, n = 0, len(text)
+    while i < n:
+        if quote is not None:  # inside a multi-line string: find its end
+            if quote == "'''":
+                end = text.find(quote, i)
+                if end < 0:
+                    return quote, depth
+                i = end + 3
+            else:
+                match = _BASIC_END_RE.match(text, i)
+                if match is None:
+                    return quote, depth
+                i = match.end()
+            while i < n and text[i] == quote[0]:  # quotes just before the end are text
+                i += 1
+            quote = None
+            continue
+        match = _TOKEN_RE.search(text, i)
+        if match is None:
+            break
+        token, i = match.group(), match.end()
+        if token in ('"""', "'''"):
+            quote = token
+        elif token in ("[", "{"):
+            depth += 1
+        elif token in ("]", "}"):
+            depth = max(0, depth - 1)
+    return quote, depth
 
 
 PREAMBLE = "\x00preamble"
@@ -79,10 +173,10 @@ def _sub_table(header: str, key: str) -> bool:
 
 
 def _hands(lines: Iterator[tuple[int, str] | Reject], source: str) -> Iterator[HandRecord | Reject]:
-    held: tuple[int, str | None, str] | None = None
+    held: _Chunk | None = None
 
-    def decode(chunk: tuple[int, str | None, str], last: bool) -> HandRecord | Reject:
-        line, key, text = chunk
+    def decode(chunk: _Chunk, last: bool) -> HandRecord | Reject:
+        line, key, text, _ = chunk
         if key == PREAMBLE:
             return vet(_preamble(source, line, text))
         if len(text) > MAX_HAND_BYTES:
@@ -93,7 +187,7 @@ def _hands(lines: Iterator[tuple[int, str] | Reject], source: str) -> Iterator[H
         hand = decode_hand(text, source, line, complete=complete, last=last, text_line=first)
         return vet(hand)
 
-    for item in _chunks(lines):
+    for item in _rejoin(_chunks(lines)):
         if isinstance(item, Reject):
             yield vet(item)
             continue
