@@ -961,3 +961,10 @@ def test_a_string_or_array_never_closed_is_one_broken_hand_and_the_next_are_read
     items = list(parse_phh(text, "b.phhs"))
     assert [type(item) for item in items] == [Reject, HandRecord, HandRecord], items
     assert isinstance(items[0], Reject) and items[0].line == 1
+
+
+@pytest.mark.parametrize("value", ["0", "-3", "'3'", "3.0", "true"])
+def test_a_croupier_button_that_is_not_a_seat_number_is_a_reject(value: str) -> None:
+    item = next(parse_phh(HEADS_UP + f"_croupier_button = {value}\n", "b.phh"))
+    assert isinstance(item, Reject), item  # never the last player's seat instead
+    assert item.code is RejectCode.SCHEMA_VIOLATION and item.field == "_croupier_button"

@@ -472,12 +472,15 @@ def _record(fields: _Fields, source: str, line: int, hand_id: str) -> HandRecord
     hero = fields.text("_croupier_hero")
     deck = fields.text("_croupier_deck")
     button = fields.get("_croupier_button")
+    if button is not None and not (_is_int(button) and button > 0):
+        message = f"_croupier_button: not a seat number: {button!r}"
+        raise _Problem(RejectCode.SCHEMA_VIOLATION, message, "_croupier_button")
     started_at = _started_at(fields)
     return HandRecord(
         hand_id=hand_id,
         site=fields.text("event") or fields.text("venue") or "PHH",
         game=game,
-        button=button if _is_int(button) and button > 0 else numbers[-1],
+        button=numbers[-1] if button is None else int(button),
         seats=aside.seats(dealt, scale),
         actions=tuple(_seated(a, numbers) for a in tracker.out),
         table=fields.text("table"),
