@@ -968,3 +968,12 @@ def test_a_croupier_button_that_is_not_a_seat_number_is_a_reject(value: str) -> 
     item = next(parse_phh(HEADS_UP + f"_croupier_button = {value}\n", "b.phh"))
     assert isinstance(item, Reject), item  # never the last player's seat instead
     assert item.code is RejectCode.SCHEMA_VIOLATION and item.field == "_croupier_button"
+
+
+def test_a_croupier_flag_that_is_not_one_is_a_reject() -> None:
+    ok = _only(list(parse_phh(HEADS_UP + "_croupier_flags = ['partial']\n", "f.phh")))
+    assert ok.partial and not ok.cancelled
+    item = next(parse_phh(HEADS_UP + "_croupier_flags = ['canceled']\n", "f.phh"))
+    assert isinstance(item, Reject), item  # a misspelt flag is never dropped
+    assert item.code is RejectCode.SCHEMA_VIOLATION and item.field == "_croupier_flags"
+    assert "canceled" in item.message

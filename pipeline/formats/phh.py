@@ -385,6 +385,8 @@ def _in_zone(when: datetime, zone: str) -> datetime | None:
     return instant
 
 
+_FLAGS = frozenset({"cancelled", "partial", "converted"})
+"""The flags ``_croupier_flags`` holds (a hand's ``cancelled``, ``partial``, ``converted``)."""
 _TRIMMING = "ante_trimming_status"
 """PokerKit's choice of how antes make pots: the posts say what each player put in, so the
 reader does not use it, but keeps it (as an extra) unless it is what a writer implies."""
@@ -469,6 +471,10 @@ def _record(fields: _Fields, source: str, line: int, hand_id: str) -> HandRecord
         for i in range(n)
     ]
     flags = set(fields.strings("_croupier_flags") or ())
+    if flags - _FLAGS:
+        unknown = ", ".join(sorted(flags - _FLAGS))
+        message = f"_croupier_flags: not a flag: {unknown} (flags: {', '.join(sorted(_FLAGS))})"
+        raise _Problem(RejectCode.SCHEMA_VIOLATION, message, "_croupier_flags")
     hero = fields.text("_croupier_hero")
     deck = fields.text("_croupier_deck")
     button = fields.get("_croupier_button")
