@@ -869,7 +869,7 @@ def test_standard_fields_kept_as_extras_are_written_back_as_themselves() -> None
     writes them as such (PokerKit reads them), not hidden in ``_croupier_extras``."""
     text = HEADS_UP + (
         "author = 'Juho Kim'\ncity = 'Las Vegas'\ncountry = 'United States of America'\n"
-        "day = 22\nmonth = 6\nyear = 2023\n"
+        "day = 22\nmonth = 6\nyear = 2023\ncurrency_symbol = '$'\n"
     )
     hand = _only(list(parse_phh(text, "meta.phh")))
     written = phh_text(hand)
@@ -881,6 +881,7 @@ def test_standard_fields_kept_as_extras_are_written_back_as_themselves() -> None
         "United States of America",
     )
     assert (loaded.year, loaded.month, loaded.day) == (2023, 6, 22)
+    assert loaded.currency_symbol == "$"
     assert _only(list(parse_phh(written, "meta.phh"))) == hand
     # an extra of the record that is not a PHH field, or not as PHH writes it, stays ours
     odd = msgspec.structs.replace(

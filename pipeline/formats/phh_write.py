@@ -333,7 +333,16 @@ def _write_seats_aside(w: _Writer, hand: HandRecord) -> None:
         w.field("_croupier_sitting_out", "[" + ", ".join(away) + "]")
 
 
-_PLAIN_FIELDS = ("author", "url", "address", "city", "region", "postal_code", "country")
+_PLAIN_FIELDS = (
+    "author",
+    "url",
+    "address",
+    "city",
+    "region",
+    "postal_code",
+    "country",
+    "currency_symbol",
+)
 """PHH's fields of text that the reader keeps as ``_phh_`` extras, never interprets."""
 _DATE_PARTS = ("year", "month", "day")
 
