@@ -72,7 +72,7 @@ from pipeline.files import replaced
 from pipeline.formats.jsonl import write_jsonl
 from pipeline.generate import GameChoice, RakePolicy, generate_hands
 from pipeline.lake.manifest import ManifestError
-from pipeline.lake.query import LakeError, NotReadOnly, run_query
+from pipeline.lake.query import LakeError, NotReadOnly, damage_named_by, run_query
 from pipeline.lake.store import LakeLocked
 from pipeline.model import Betting, Variant
 from pipeline.reports.audit import Audit, audit
@@ -458,6 +458,9 @@ def query_command(
     except NotReadOnly as error:
         raise fail(f"SQL: {error}", EXIT_USAGE) from None
     except duckdb.Error as error:
+        damage = damage_named_by(error)
+        if damage is not None:  # a committed file cannot be read: not the SQL's fault
+            raise fail(str(damage)) from None
         first = str(error).strip().splitlines()[0]
         if "count mismatch" in first or "not provided" in first:  # say what was given
             first += f" (one --param per ?: {len(params or [])} given)"
@@ -756,6 +759,10 @@ def _run(args: list[str]) -> int:
             return usage_error(error)
         if "--debug" in args:
             raise
+        damage = damage_named_by(error) if isinstance(error, duckdb.Error) else None
+        if damage is not None:  # stats, audit, explain: a committed file cannot be read
+            stderr.print(f"[bold red]error:[/] {escape(str(damage))}", soft_wrap=True)
+            return EXIT_ENVIRONMENT
         text = escape(f"{type(error).__name__}: {error}")
         stderr.print(f"[bold red]error:[/] {text}", soft_wrap=True)
         return EXIT_ENVIRONMENT

@@ -268,3 +268,25 @@ def test_a_lake_missing_a_committed_file_is_an_environment_error_naming_it(
         err = " ".join(capsys.readouterr().err.split())
         assert f"the lake at {lake} is damaged: 1 file(s) its manifest lists are missing" in err
         assert gone.relative_to(lake).as_posix() in err
+
+
+def test_a_corrupt_committed_file_is_an_environment_error_not_the_sqls(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lake = tmp_path / "lake"
+    run_lake([str(SAMPLE)], lake, workers=1)
+    broken = next(lake.glob("hands/**/*.parquet"))
+    broken.write_bytes(b"not parquet\n")
+    for args in (
+        ["query", "SELECT count(*) FROM hands"],
+        ["stats"],
+        ["audit"],
+        ["explain", "SAMPLE-0001"],
+    ):
+        assert main([*args, "--lake", str(lake)]) == 3, args
+        err = capsys.readouterr().err
+        assert len(err.strip().splitlines()) == 1, err
+        text = " ".join(err.split())
+        assert f"the lake at {lake} is damaged" in text, text
+        assert broken.relative_to(lake).as_posix() in text
+        assert "SQL:" not in text and "Exception" not in text

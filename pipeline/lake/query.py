@@ -14,6 +14,7 @@ lifts both limits for a user who asks for it (``croupier query --allow-external`
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from pipeline.lake.manifest import MANIFEST, load_manifest
+from pipeline.lake.manifest import MANIFEST, ManifestError, load_manifest
 from pipeline.lake.schema import TABLES
 
 __all__ = [
@@ -31,6 +32,7 @@ __all__ = [
     "NotReadOnly",
     "QueryResult",
     "connect",
+    "damage_named_by",
     "read_only_check",
     "run_query",
     "views_sql",
@@ -51,6 +53,45 @@ class NoLake(LakeError, FileNotFoundError):
 
 class LakeDamaged(LakeError):
     """Files that committed runs list are not in the lake (deleted or moved by hand)."""
+
+
+_PARQUET_PATH = re.compile(r"""(['"])([^'"]+?\.parquet)\1""")
+
+
+def damage_named_by(error: Exception) -> LakeDamaged | None:
+    """Return the lake damage a DuckDB error reports, or None when it names no lake file.
+
+    A committed Parquet file that DuckDB cannot read (truncated, overwritten, not Parquet)
+    is the lake's problem, not the SQL's: the error names the file, and the folder above it
+    that holds a manifest is the lake.
+    """
+    message = str(error).strip()
+    for match in _PARQUET_PATH.finditer(message):
+        path = Path(match.group(2))
+        if not path.is_file():  # a pattern or a file of the user's, not one of the lake's
+            continue
+        path = path.resolve()
+        root = next((p for p in path.parents if (p / MANIFEST).is_file()), None)
+        if root is None or not _is_committed(root, path):
+            continue
+        first = message.splitlines()[0] if message else type(error).__name__
+        reason = " ".join(first.replace(match.group(0), "").split())
+        return LakeDamaged(
+            f"the lake at {root} is damaged: {path.relative_to(root).as_posix()}, a file "
+            f"its manifest lists, cannot be read ({reason}); restore it from a backup, or "
+            "run the inputs again into a new lake"
+        )
+    return None
+
+
+def _is_committed(root: Path, path: Path) -> bool:
+    """Tell whether ``path`` is a file the manifest of the lake at ``root`` lists."""
+    try:
+        manifest = load_manifest(root)
+    except (ManifestError, OSError):  # a manifest that cannot be read names no file
+        return False
+    listed = {(root / name).resolve() for table in TABLES for name in manifest.files_of(table)}
+    return path in listed
 
 
 class NotReadOnly(ValueError):
