@@ -689,6 +689,17 @@ def explain_command(
         raise typer.BadParameter("give --lake or --input, not both")
     if input_path is None:
         outside_lake(lake or Path("lake"), output=output)
+    elif str(input_path) == "-":  # the file is opened to detect its format, then to read it
+        raise typer.BadParameter(
+            "- (standard input) cannot be explained: save the hand log to a file and name it",
+            param_hint="--input",
+        )
+    elif input_path.exists() and not input_path.is_file() and not input_path.is_dir():
+        raise typer.BadParameter(
+            f"{input_path} is not a regular file (a pipe or a device): save the hand log "
+            "to a file and name it",
+            param_hint="--input",
+        )
     check_input_format(input_format)
     judged_by: str | None = None
     try:

@@ -245,3 +245,17 @@ def test_stats_output_with_the_table_format_writes_csv_not_the_terminal(tmp_path
     )
     assert result.exit_code == 0
     assert nobody.read_text(encoding="utf-8").splitlines() == [csv.stdout.splitlines()[0]]
+
+
+def test_explain_input_that_is_stdin_or_not_a_file_says_so_not_no_such_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    for given, said in (("-", "standard input"), (str(fifo), "not a regular file")):
+        assert main(["explain", "SAMPLE-0001", "--input", given]) == 2
+        err = capsys.readouterr().err
+        text = " ".join(err.split())
+        assert "no such file" not in text, text
+        assert said in text, text
+        assert given in text, text
