@@ -259,3 +259,18 @@ def test_explain_input_that_is_stdin_or_not_a_file_says_so_not_no_such_file(
         assert "no such file" not in text, text
         assert said in text, text
         assert given in text, text
+
+
+@pytest.mark.parametrize("where", ["folder", "missing/rejects.jsonl"])
+def test_convert_with_a_rejects_file_it_cannot_write_fails_before_writing_the_output(
+    tmp_path: Path, where: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = _write(tmp_path / "in.jsonl", [json.dumps(GOOD).encode(), b"{broken"])
+    (tmp_path / "folder").mkdir()
+    out = tmp_path / "out.jsonl"
+    code = main(["convert", str(source), "-o", str(out), "--rejects", str(tmp_path / where)])
+    assert code == 3
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1, err
+    assert "--rejects" in err and "Traceback" not in err, err
+    assert not out.exists()  # a failed command leaves no output behind
