@@ -256,8 +256,14 @@ def print_report(report: RunReport) -> None:
         ("hands written", report.hands),
         ("rejects (input that is not a hand)", report.rejects),
         ("duplicates", report.duplicates),
-        ("files skipped (already ingested)", len(report.skipped)),
     ]
+    # a skipped input whose bytes another input of this run reads was named twice (or is a
+    # copy): saying "already ingested" of it would be wrong in a new lake
+    read_here = {i.sha256 for i in report.inputs if not i.skipped}
+    repeated = sum(1 for i in report.inputs if i.skipped and i.sha256 in read_here)
+    rows.append(("files skipped (already ingested)", len(report.skipped) - repeated))
+    if repeated:
+        rows.append(("files skipped (named twice, or a copy)", repeated))
     if report.completed:
         rows.append(("  of the duplicates, cut in the lake and whole here", report.completed))
     rows += [(f"status {name}", n) for name, n in sorted(report.statuses.items())]

@@ -274,3 +274,15 @@ def test_convert_with_a_rejects_file_it_cannot_write_fails_before_writing_the_ou
     assert len(err.strip().splitlines()) == 1, err
     assert "--rejects" in err and "Traceback" not in err, err
     assert not out.exists()  # a failed command leaves no output behind
+
+
+def test_a_file_named_twice_into_a_new_lake_is_not_reported_as_already_ingested(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = _write(tmp_path / "in.jsonl", [json.dumps(GOOD).encode()])
+    lake = tmp_path / "lake"
+    assert main(["run", str(source), str(source), "--out", str(lake), "--workers", "1"]) == 0
+    err = " ".join(capsys.readouterr().err.split())
+    # the lake was new: nothing was ingested before, one file was named twice
+    assert re.search(r"files skipped \(already ingested\) │ 0 │", err), err
+    assert re.search(r"files skipped \(named twice, or a copy\) │ 1 │", err), err
