@@ -97,7 +97,8 @@ app = typer.Typer(
     name="croupier",
     cls=HelpGroup,
     help="Croupier: replay, judge and settle Omaha hand histories, and write a Parquet lake.",
-    epilog="Exit codes: 0 done; 1 violations found (check, audit --fail-on-findings); 2 usage "
+    epilog="Exit codes: 0 done; 1 violations found (check, run --fail-on-violation, audit "
+    "--fail-on-findings); 2 usage "
     "error; 3 input or environment error; 130 interrupted; 141 stdout closed.",
     no_args_is_help=True,
     add_completion=False,
@@ -335,6 +336,14 @@ def run_command(
     input_format: InputFormat = None,
     fmt: Annotated[str, typer.Option("--format", help="Summary: table or json.")] = "table",
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress, no summary.")] = False,
+    fail_on_violation: Annotated[
+        bool,
+        typer.Option(
+            "--fail-on-violation",
+            help="Exit 1 when any hand written has an error (status violations or invalid), "
+            "as check does; the lake is committed all the same.",
+        ),
+    ] = False,
     executor: Annotated[
         str,
         typer.Option(
@@ -417,6 +426,8 @@ def run_command(
         typer.echo(json.dumps(report_dict(report), ensure_ascii=False))
     elif not quiet:
         print_report(report)
+    if fail_on_violation and any(report.statuses.get(s) for s in ("violations", "invalid")):
+        raise typer.Exit(EXIT_VIOLATIONS)
 
 
 @app.command("query")

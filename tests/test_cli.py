@@ -286,3 +286,19 @@ def test_a_file_named_twice_into_a_new_lake_is_not_reported_as_already_ingested(
     # the lake was new: nothing was ingested before, one file was named twice
     assert re.search(r"files skipped \(already ingested\) │ 0 │", err), err
     assert re.search(r"files skipped \(named twice, or a copy\) │ 1 │", err), err
+
+
+def test_run_fail_on_violation_exits_1_when_a_hand_breaks_a_rule(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    clean = _write(tmp_path / "clean.jsonl", [json.dumps(GOOD).encode()])
+    faulty = tmp_path / "faulty.jsonl"
+    assert (
+        main(["generate", "--hands", "40", "--faults", "1", "--seed", "3", "-o", str(faulty)]) == 0
+    )
+    lake = tmp_path / "lake"
+    args = ["--out", str(lake), "--workers", "1", "-q", "--fail-on-violation"]
+    assert main(["run", str(clean), *args]) == 0  # DESIGN.md: 1 only for violations found
+    assert main(["run", str(faulty), *args]) == 1
+    assert main(["run", str(faulty), "--out", str(tmp_path / "other"), "-q"]) == 0  # default
+    capsys.readouterr()
