@@ -449,6 +449,29 @@ def test_a_summary_followed_by_a_blank_line_or_another_hand_is_not_cut(tmp_path:
         assert isinstance(first, HandRecord) and not first.partial
 
 
+@pytest.mark.parametrize(
+    "where", ["after the summary", "inside the summary", "json lines after the summary"]
+)
+def test_a_line_that_is_no_line_of_a_summary_is_a_reject_not_passed_over(
+    where: str, tmp_path: Path
+) -> None:
+    """Text in or right after a summary (no blank line between) that a summary never holds
+    was passed over: the hand read as whole, and whatever the text was (other hands) gone."""
+    lines = ZOOM.decode().rstrip("\n").split("\n")
+    junk = '{"hand_id": "J-1", "site": "Test"}' if where.startswith("json") else "not a hand"
+    if where == "inside the summary":
+        at = lines.index("*** SUMMARY ***") + 1
+        lines.insert(at, junk)
+    else:
+        at = len(lines)
+        lines += [junk, junk]
+    path = tmp_path / "junk.txt"
+    path.write_text("\n".join(lines) + "\n")
+    (item,) = read_pokerstars(path)
+    assert isinstance(item, Reject) and item.code is RejectCode.MALFORMED_HAND
+    assert item.message == f"line {at + 1}: not a line of a summary: {junk!r}"
+
+
 @pytest.mark.parametrize("tail", [b"\x1a", b"\x00", b"\x1a\r\n"])
 def test_a_ctrl_z_or_nul_after_the_last_line_end_is_no_line(tail: bytes, tmp_path: Path) -> None:
     # Windows' "copy a+b" ends a joined file with Ctrl-Z: the hand before it is whole

@@ -14,7 +14,9 @@ showdown is a ``bad-card`` reject; each message quotes both lines. A seat the su
 won, with no collection line of its own where other seats have theirs, and no cash-out,
 is a ``bad-amount`` reject too (the summary pays someone the body does not), and so is a
 ``Board [..]`` line (``FIRST Board`` …) that is not the board dealt (``bad-card``), a second
-``Total pot`` line, or a pot line part that is no pot (``malformed-hand``). The real logs agree,
+``Total pot`` line, a pot line part that is no pot, or a line no summary holds (text
+right after a summary with no blank line between is read as part of it: another hand, a
+note; ``malformed-hand``). The real logs agree,
 hi/lo halves, runs of a board run twice and cash-outs included: a split pot's summary
 sums the seat's collections (``won ($0.29)`` for ``$0.20`` and ``$0.09``), and a seat that
 cashed out has no collection line for its summary amount to be held to.
@@ -51,6 +53,9 @@ _POT_PART_RE = re.compile(rf"(?P<label>Main pot|Side pot(?:[- ]?(?P<n>[0-9]+))?)
 _LABELLED_RE = re.compile(rf"^(?P<label>[A-Za-z][A-Za-z .'/-]*?):? {_A}\.?$")
 _BOARD_LINE_RE = re.compile(r"^(?:(?P<run>FIRST|SECOND|THIRD) )?Board \[(?P<cards>[^\]]*)\]$")
 _RUNS = {"FIRST": 1, "SECOND": 2, "THIRD": 3}
+_RUN_AGAIN_RE = re.compile(r"^Hand was run (?:twice|three times)$")
+_NO_TEXT = " \t\x00\x1a"
+"""A line of only these is none: the NUL or Ctrl-Z (``copy a+b``) that may end a file."""
 SUMMARY_SEAT_RE = re.compile(r"^Seat (?P<seat>[0-9]+): (?P<rest>.*)$")
 _POSITION_RE = re.compile(r"^(?: \((?:button|small blind|big blind|dealer)\))*")
 _WON_RE = re.compile(rf"\b(?:won|collected) \(?{_A}\)?")
@@ -72,14 +77,16 @@ def _error(line: int, message: str, code: RejectCode = RejectCode.MALFORMED_HAND
 
 
 def read_summary_line(state: _State, line: int, text: str) -> None:
-    """Read one line of the summary; a line the record has no use for is passed over."""
+    """Read one line of the summary; any other line is a ``malformed-hand`` reject (a
+    summary says nothing else, so such a line is no part of it: never passed over)."""
     if match := _TOTAL_RE.match(text):
         _total_line(state, match, line)
     elif match := SUMMARY_SEAT_RE.match(text):
         _summary_seat(state, match, line)
     elif match := _BOARD_LINE_RE.match(text):
         _summary_board(state, match, line)
-    # "Hand was run twice": the runouts are already known
+    elif text.strip(_NO_TEXT) and not _RUN_AGAIN_RE.match(text):  # the runouts are known
+        raise _error(line, f"not a line of a summary: {text[:80]!r}")
 
 
 def _summary_board(state: _State, match: re.Match[str], line: int) -> None:
