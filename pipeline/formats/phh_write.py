@@ -182,7 +182,9 @@ def write_phh(hand: HandRecord) -> str:
     posts = [a for a in hand.actions if a.type is ActionType.POST]
     antes, blinds = _position_arrays(w, posts)
     w.field("variant", _toml_string(variant_code(game)))
-    trimming = _trimming(hand)
+    split, lines = _extras_split(hand)  # the extras that go back as PHH fields
+    kept = _trimming(hand, split)
+    trimming = kept
     if trimming is None and len(set(antes)) == 1 and antes[0] > 0:
         trimming = "true"  # a uniform ante; other values a file had are kept as extras
     if trimming is not None:
@@ -209,7 +211,7 @@ def write_phh(hand: HandRecord) -> str:
     w.texts("actions", moves)
     if not tracker.implied:
         w.texts("_croupier_uncalled", returns)
-    _write_about(w, hand)
+    _write_about(w, hand, split - (kept is not None), lines)  # a kept trimming is written
     _write_result(w, hand)
     if recorded != implied:
         names = {blind: name for name, blind in _KINDS.items()}
@@ -237,8 +239,9 @@ def _returns(
     ]
 
 
-def _write_about(w: _Writer, hand: HandRecord) -> None:
-    """Write the hand's identity, table, time, players and Croupier's extra facts."""
+def _write_about(w: _Writer, hand: HandRecord, split: int, lines: list[str | None]) -> None:
+    """Write the hand's identity, table, time, players and Croupier's extra facts (the
+    extras as :func:`_extras_split` splits them, less a kept ``ante_trimming_status``)."""
     number, own_id = hand.hand_id, False
     if hand.table is not None:  # a reader takes table/hand: write the number, or the id
         prefix = f"{hand.table}/"
@@ -283,7 +286,7 @@ def _write_about(w: _Writer, hand: HandRecord) -> None:
         w.texts("_croupier_flags", flags)
     _write_seats_aside(w, hand)
     if hand.extras:
-        _write_extras(w, hand)
+        _write_extras(w, hand, split, lines)
 
 
 def _bounty_scale(hand: HandRecord) -> int:
@@ -403,23 +406,19 @@ def _extras_split(hand: HandRecord) -> tuple[int, list[str | None]]:
     return split, lines
 
 
-def _trimming(hand: HandRecord) -> str | None:
+def _trimming(hand: HandRecord, split: int) -> str | None:
     """Return the ``ante_trimming_status`` a file had and the reader kept (``true`` or
-    ``false``), where it can go back as that field (see :func:`_extras_split`)."""
-    split, _ = _extras_split(hand)
+    ``false``), where it can go back as that field (``split``: see :func:`_extras_split`)."""
     if split == 0 or hand.extras[split - 1][0] != _KEPT_TRIMMING:
         return None
     raw = hand.extras[split - 1][1]
     return raw.decode() if raw in (b"true", b"false") else None
 
 
-def _write_extras(w: _Writer, hand: HandRecord) -> None:
+def _write_extras(w: _Writer, hand: HandRecord, split: int, lines: list[str | None]) -> None:
     """Write the record's ``_`` fields: the last ones that are PHH fields the reader kept
     (``_phh_author`` …) as those fields, the others in ``_croupier_extras``, each its raw
-    JSON text (see :func:`_extras_split`)."""
-    split, lines = _extras_split(hand)
-    if _trimming(hand) is not None:
-        split -= 1  # written as the field itself, with the stakes
+    JSON text (``split`` and ``lines``: see :func:`_extras_split`)."""
     if split:
         _write_croupier_extras(w, hand, hand.extras[:split])
     for line in lines[split:]:
