@@ -182,7 +182,7 @@ class ChunkRows:
         self._keys.append((site, hand_id))
         for keys, value in zip(self._hand_keys, (site, hand_id, month, scale), strict=True):
             keys.append(value)
-        before = [len(self._rows[name]) for name in _PER_HAND]
+        before = self._sizes()
         self._rows["hands"].append(
             (
                 site,
@@ -228,7 +228,7 @@ class ChunkRows:
             )
         )
         self._add_seats(hand, judged, settled)
-        self._counts["actions"].append(self._add_actions(hand, judged))
+        self._add_actions(hand, judged)
         self._add_pots(settled)
         self._rows["violations"].extend(
             [
@@ -245,9 +245,14 @@ class ChunkRows:
                 for v in violations
             ]
         )
-        for name, start in zip(_PER_HAND, before, strict=True):
-            if name != "actions":
-                self._counts[name].append(len(self._rows[name]) - start)
+        for counts, start, end in zip(self._counts.values(), before, self._sizes(), strict=True):
+            counts.append(end - start)
+
+    def _sizes(self) -> list[int]:
+        """Return the rows gathered so far in each table of :data:`_PER_HAND` (the steps,
+        for ``actions``)."""
+        rows = self._rows
+        return [len(self._steps) if n == "actions" else len(rows[n]) for n in _PER_HAND]
 
     def _add_seats(self, hand: HandRecord, judged: Replay, settled: Settlement) -> None:
         seats = judged.seats
@@ -296,9 +301,8 @@ class ChunkRows:
                 )
             )
 
-    def _add_actions(self, hand: HandRecord, judged: Replay) -> int:
+    def _add_actions(self, hand: HandRecord, judged: Replay) -> None:
         """Keep the steps; add the columns that come from the action rather than the step.
-        Return the rows added.
 
         Every action of the log has a row: one the replay did not reach (it stopped at a
         fatal violation) has the log's own values and none of the rules' (street, pot …).
@@ -313,7 +317,6 @@ class ChunkRows:
         actions = [hand.actions[step[0]] for step in steps]  # step[0]: its seq
         keys[1].extend([None if a.cards is None else format_cards(a.cards) for a in actions])
         keys[2].extend([a.run for a in actions])  # runout
-        return len(steps)
 
     def _add_pots(self, settled: Settlement) -> None:
         """Add the awards, and a row per pot and runout (each pot is split between its
