@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import inspect
 import json
-import os
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -29,6 +28,7 @@ from pipeline.cli_options import (
     check_game,
     check_input_format,
     check_stakes,
+    check_writable,
     fail,
     outside_lake,
     player_range,
@@ -159,7 +159,7 @@ def convert_command(
         )
     check_input_format(input_format)
     if rejects is not None:  # before the output is written: a failed command writes nothing
-        _check_writable(rejects, "--rejects")
+        check_writable(rejects, "--rejects")
     report = convert(input_path, output, to=to, input_format=input_format)
     if rejects is not None:
         write_rejects(report.rejects, rejects)
@@ -169,16 +169,6 @@ def convert_command(
             stderr.print(f"[yellow]not written[/] {escape(hand_id)}: {escape(why)}", soft_wrap=True)
         left_out = f", not written {len(report.unwritable)}" if report.unwritable else ""
         stderr.print(f"converted {report.hands} hands, rejected {len(report.rejects)}{left_out}")
-
-
-def _check_writable(path: Path, option: str) -> None:
-    """Fail (exit 3, one line naming ``option``) unless a file can be written at ``path``."""
-    if path.is_dir():
-        raise fail(f"{option} {path} is a folder: name a file")
-    if not path.parent.is_dir():
-        raise fail(f"{option} {path}: no folder {path.parent} to write it in")
-    if not os.access(path if path.exists() else path.parent, os.W_OK):
-        raise fail(f"{option} {path} cannot be written: permission denied")
 
 
 @app.command("check")

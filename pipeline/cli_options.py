@@ -3,6 +3,7 @@ error (exit 2) naming the option, before any work starts."""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Annotated
@@ -52,6 +53,16 @@ def fail(message: str, code: int = EXIT_ENVIRONMENT) -> typer.Exit:
     """Say one error line on stderr; return the exit to raise with ``code``."""
     stderr.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
     return typer.Exit(code)
+
+
+def check_writable(path: Path, option: str) -> None:
+    """Fail (exit 3, one line naming ``option``) unless a file can be written at ``path``."""
+    if path.is_dir():
+        raise fail(f"{option} {path} is a folder: name a file")
+    if not path.parent.is_dir():
+        raise fail(f"{option} {path}: no folder {path.parent} to write it in")
+    if not os.access(path if path.exists() else path.parent, os.W_OK):
+        raise fail(f"{option} {path} cannot be written: permission denied")
 
 
 def outside_lake(lake: Path, **outputs: Path | None) -> None:
