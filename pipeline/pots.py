@@ -2,14 +2,56 @@
 
 Plain functions of integers (minor units) and indices, used by settlement
 (:mod:`pipeline.settle`); RULES.md ``R8.side-pots``, ``R8.odd-chips`` and
-``R8.rake-allocation`` say what they compute.
+``R8.rake-allocation`` say what they compute. Also the records a settlement is made of:
+each :class:`Pot` and each :class:`Award` (a share of a pot, per runout and half).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import StrEnum
 
-__all__ = ["allocate_rake", "build_pots", "listed_shares", "split_evenly"]
+from msgspec import Struct
+
+__all__ = ["Award", "Half", "Pot", "allocate_rake", "build_pots", "listed_shares", "split_evenly"]
+
+
+class Half(StrEnum):
+    """Which part of a pot an award is: all of it, or its high or low half."""
+
+    WHOLE = "whole"
+    HIGH = "high"
+    LOW = "low"
+
+
+class Pot(Struct, frozen=True, gc=False):
+    """One pot: its chips before rake, who may win it (seats), and what the site took
+    from it (rake, other fees such as a jackpot drop) or added to it (STP, "add to pot")."""
+
+    index: int
+    amount: int
+    eligible: tuple[int, ...]
+    rake: int = 0
+    fees: int = 0
+    added: int = 0
+
+    @property
+    def net(self) -> int:
+        """Return the chips the pot pays out: less rake and fees, plus money added."""
+        return self.amount - self.rake - self.fees + self.added
+
+
+class Award(Struct, frozen=True, gc=False):
+    """A share of a pot (per runout and half) paid to a seat, with the rules it applied."""
+
+    pot: int
+    runout: int
+    half: Half
+    seat: int
+    amount: int
+    description: str = ""
+    cards_used: tuple[int, ...] = ()
+    rules: tuple[str, ...] = ()
 
 
 def _layers(amounts: Sequence[int], folded: Sequence[bool]) -> list[tuple[int, tuple[int, ...]]]:
