@@ -13,6 +13,7 @@ import sys
 from decimal import Decimal
 from pathlib import Path
 
+import msgspec
 import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
@@ -26,9 +27,10 @@ from pipeline.lake.rows import _STEPS, _minified
 from pipeline.lake.schema import TABLES, describe, snapshot
 from pipeline.lake.store import LOCK, LakeLocked, lake_lock
 from pipeline.model import HandRecord
-from pipeline.rules import Step
+from pipeline.reports.explain import explain
+from pipeline.rules import Step, get_rule_set
 from pipeline.run import _Made, run_lake
-from tests.handbuilder import blinds, build, deal, fold, uncalled
+from tests.handbuilder import blinds, build, collected, deal, fold, uncalled, with_result
 from tests.test_pokerstars_robust import many_hands
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -131,6 +133,39 @@ def test_hole_cards_the_log_does_not_show_are_null_and_one_unknown_card_is_marke
     run_lake([str(path)], tmp_path / "lake", workers=1)
     rows = run_query(tmp_path / "lake", "SELECT seat, hole_cards FROM seats ORDER BY seat").rows
     assert rows == [(1, "AsKsQsJs"), (2, None), (3, "Ah??Kd??")]
+
+
+def test_won_recorded_is_null_where_the_log_records_no_collection_as_explain_has_it(
+    tmp_path: Path,
+) -> None:
+    """A log whose result has finishing stacks and no collections says nothing of what each
+    seat collected: won_recorded is null for every seat (not 0, which would say "collected
+    nothing"), as explain's Collected (log) is blank. With collections, a seat that collects
+    nothing collected 0."""
+    actions = [*blinds(), deal(1, "AsKsQsJs"), deal(2, "2c3c4c5c"), deal(3, "7h8h9hTh")]
+    hand = build([*actions, fold(3), fold(1), uncalled(2, "0.50")])
+    stacks = {"final_stacks": [{"seat": 1, "amount": "99.50"}, {"seat": 2, "amount": "100.50"}]}
+    paid = {"collected": [collected(2, "1.00")]}
+    path = tmp_path / "hands.jsonl"
+    with path.open("wb") as out:
+        write_jsonl([msgspec.structs.replace(with_result(hand, stacks), hand_id="stacks")], out)
+        write_jsonl([msgspec.structs.replace(with_result(hand, paid), hand_id="paid")], out)
+    run_lake([str(path)], tmp_path / "lake", workers=1)
+    rows = run_query(
+        tmp_path / "lake", "SELECT hand_id, seat, won_recorded FROM seats ORDER BY hand_id, seat"
+    ).rows
+    assert rows == [
+        ("paid", 1, 0),
+        ("paid", 2, 100),
+        ("paid", 3, 0),
+        ("stacks", 1, None),
+        ("stacks", 2, None),
+        ("stacks", 3, None),
+    ]
+    first = next(iter(read_jsonl(path)))
+    assert isinstance(first, HandRecord)
+    explained = explain(first, get_rule_set("standard")).players
+    assert [p.won_recorded for p in explained] == [None, None, None]
 
 
 def test_run_on_the_samples_then_query_every_table(tmp_path: Path) -> None:

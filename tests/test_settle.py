@@ -7,8 +7,8 @@ Every figure is an integer number of cents (the hand's unit), worked out by hand
 test's comments. Awards are compared as ``(pot, runout, half, seat, amount)``.
 
 Tests marked ``xfail(strict=True, reason="settle bug: …")`` assert what RULES.md requires
-where ``pipeline/settle.py`` (or ``pipeline/reconcile.py``) does something else; they turn into failures the day it is
-fixed, so the marker goes with the fix.
+where ``pipeline/settle.py`` (or ``pipeline/reconcile.py``) does something else; they turn
+into failures the day it is fixed, so the marker goes with the fix.
 """
 
 from __future__ import annotations

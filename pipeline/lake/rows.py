@@ -263,9 +263,10 @@ class ChunkRows:
         recorded: dict[int, int] | None = None
         cashed: dict[int, tuple[int, int]] = {}
         if result is not None:
-            recorded = defaultdict(int)
-            for c in result.collected:
-                recorded[c.seat] += c.amount
+            if result.collected:  # else the log says nothing of collections (PHH's finishing
+                recorded = defaultdict(int)  # stacks alone, say): null, as explain shows it
+                for c in result.collected:
+                    recorded[c.seat] += c.amount
             cashed = {c.seat: (c.amount, c.fee) for c in result.cash_outs}
         shown = {a.seat for a in hand.actions if a.type is _SHOW}
         players = {s.seat: s for s in hand.seats}

@@ -169,7 +169,11 @@ SEATS = pa.schema(
         ),
         _f("invested", _MONEY, "Chips put in, uncalled bets returned.", False),
         _f("won", _MONEY, "Chips awarded by the rules.", False),
-        _f("won_recorded", _MONEY, "Chips the log says the seat collected."),
+        _f(
+            "won_recorded",
+            _MONEY,
+            "Chips the log says the seat collected; null when the log records no collections.",
+        ),
         _f(
             "net",
             _MONEY,
