@@ -117,10 +117,9 @@ def _pot_notes(
     """Say how a pot was divided: rake, runouts, halves, ties and odd chips, and why."""
     money = money_of(judged.hand)
     notes: list[Note] = []
-    if pot.rake:
-        notes.append(
-            Note(f"rake of {money(pot.rake)} taken from this pot", quote("R8.rake-allocation"))
-        )
+    if pot.rake:  # spread over several pots by R8.rake-allocation; one pot takes it all, as
+        rule = "R8.rake-allocation" if len(pots) > 1 else "R9.conservation"  # the site says
+        notes.append(Note(f"rake of {money(pot.rake)} taken from this pot", quote(rule)))
     if pot.fees:
         notes.append(Note(f"fees of {money(pot.fees)} taken from this pot", None))
     if pot.added:
