@@ -10,6 +10,7 @@ from __future__ import annotations
 import inspect
 import json
 import sys
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated
@@ -28,6 +29,7 @@ from pipeline.cli_options import (
     check_game,
     check_input_format,
     check_stakes,
+    check_summary_format,
     check_writable,
     fail,
     outside_lake,
@@ -47,6 +49,7 @@ from pipeline.cli_output import (
     print_stats,
     print_table,
     progress,
+    reject_record,
     render,
     report_dict,
     report_rejects,
@@ -75,7 +78,7 @@ from pipeline.generate import GameChoice, RakePolicy, generate_hands
 from pipeline.lake.manifest import ManifestError
 from pipeline.lake.query import LakeError, NotReadOnly, damage_named_by, run_query
 from pipeline.lake.store import LakeLocked
-from pipeline.model import Betting, Variant
+from pipeline.model import Betting, HandRecord, Variant
 from pipeline.reports.audit import Audit, audit
 from pipeline.reports.audit_render import (
     render_csv,
@@ -144,6 +147,10 @@ def convert_command(
         Path | None,
         typer.Option("--rejects", help="Write every rejected input as a JSON line to this file."),
     ] = None,
+    fmt: Annotated[
+        str,
+        typer.Option("--format", help="Summary: text on stderr, or json (one object on stdout)."),
+    ] = "text",
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")] = False,
 ) -> None:
     """Normalize a hand log: canonical field order, amounts and cards.
@@ -157,13 +164,31 @@ def convert_command(
         raise typer.BadParameter(
             f"unknown format {to!r}; choose from {', '.join(OUTPUT_FORMATS)}", param_hint="--to"
         )
+    check_summary_format(fmt, output)
     check_input_format(input_format)
     if rejects is not None:  # before the output is written: a failed command writes nothing
         check_writable(rejects, "--rejects")
-    report = convert(input_path, output, to=to, input_format=input_format)
+    with steps("converting", quiet=quiet) as step:
+        report = convert(
+            input_path,
+            output,
+            to=to,
+            input_format=input_format,
+            on_hand=lambda n: step(f"{n:,} hands") if n % 1000 == 0 else None,
+        )
     if rejects is not None:
         write_rejects(report.rejects, rejects)
-    if not quiet:
+    if fmt == "json":
+        summary = {
+            "hands": report.hands,
+            "rejected": len(report.rejects),
+            "not_written": [{"hand_id": h, "why": why} for h, why in report.unwritable],
+            "rejects": [reject_record(r) for r in report.rejects],
+            "output": output,
+            "to": to,
+        }
+        typer.echo(json.dumps(summary, ensure_ascii=False))
+    elif not quiet:
         report_rejects(report.rejects)
         for hand_id, why in report.unwritable:
             stderr.print(f"[yellow]not written[/] {escape(hand_id)}: {escape(why)}", soft_wrap=True)
@@ -258,6 +283,10 @@ def generate_command(
     rake_cap: Annotated[
         int, typer.Option("--rake-cap", min=0, help="Most rake per pot, in big blinds.")
     ] = 3,
+    fmt: Annotated[
+        str,
+        typer.Option("--format", help="Summary: text on stderr, or json (one object on stdout)."),
+    ] = "text",
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")] = False,
 ) -> None:
     """Write realistic, reproducible synthetic hands in the hand-log format.
@@ -272,6 +301,7 @@ def generate_command(
 
     Example: [bold]croupier generate --hands 1000 --variant omaha --seed 7 -o plo.jsonl[/]
     """
+    check_summary_format(fmt, output)
     check_game(variant or None, betting or None)
     game = Variant(variant) if variant else None
     structure = Betting(betting) if betting else None
@@ -288,14 +318,27 @@ def generate_command(
         )
     rake = RakePolicy(basis_points=points, cap_big_blinds=rake_cap)
     stream = generate_hands(hands, seed=seed, choice=choice, faults=faults, rake=rake)
-    if output == "-":
-        written = write_jsonl(stream, sys.stdout.buffer)
-        sys.stdout.buffer.flush()
-    else:
-        with replaced(output) as out:
-            written = write_jsonl(stream, out)
-    if not quiet:
+    with steps("generating", quiet=quiet) as step:
+        counted = _counted(stream, lambda n: step(f"{n:,} of {hands:,} hands"))
+        if output == "-":
+            written = write_jsonl(counted, sys.stdout.buffer)
+            sys.stdout.buffer.flush()
+        else:
+            with replaced(output) as out:
+                written = write_jsonl(counted, out)
+    if fmt == "json":
+        summary = {"hands": written, "seed": seed, "faults": faults, "output": output}
+        typer.echo(json.dumps(summary, ensure_ascii=False))
+    elif not quiet:
         stderr.print(f"generated {written} hands (seed {seed}, faults {faults:g})")
+
+
+def _counted(hands: Iterator[HandRecord], say: Callable[[int], object]) -> Iterator[HandRecord]:
+    """Yield ``hands``, calling ``say`` with the count so far every 1,000."""
+    for n, hand in enumerate(hands, 1):
+        yield hand
+        if n % 1000 == 0:
+            say(n)
 
 
 @app.command("run")

@@ -49,6 +49,21 @@ def check_input_format(value: str | None) -> None:
         )
 
 
+def check_summary_format(fmt: str, output: str) -> None:
+    """Refuse (exit 2) a ``--format`` other than text or json, and json with ``-o -``: the
+    summary goes to stdout, where the hands would go."""
+    if fmt not in ("text", "json"):
+        raise typer.BadParameter(
+            f"unknown format {fmt!r}; choose text or json", param_hint="--format"
+        )
+    if fmt == "json" and output == "-":
+        raise typer.BadParameter(
+            "json writes the summary to stdout, and -o - writes the hands there: "
+            "name an output file",
+            param_hint="--format",
+        )
+
+
 def fail(message: str, code: int = EXIT_ENVIRONMENT) -> typer.Exit:
     """Say one error line on stderr; return the exit to raise with ``code``."""
     stderr.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)

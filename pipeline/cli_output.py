@@ -337,10 +337,11 @@ def print_check_summary(summary: CheckSummary, rules: str) -> None:
 
 
 @contextmanager
-def steps(doing: str) -> Iterator[Callable[[str], None]]:
+def steps(doing: str, *, quiet: bool = False) -> Iterator[Callable[[str], None]]:
     """Show on stderr, when it is a terminal, what a long command is doing now (a spinner,
-    ``doing``, the step and the time so far); yield the callback that names each step."""
-    if not stderr.is_terminal:
+    ``doing``, the step and the time so far); yield the callback that names each step.
+    ``quiet`` shows nothing."""
+    if quiet or not stderr.is_terminal:
         yield lambda step: None
         return
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn

@@ -137,6 +137,36 @@ def test_convert_reports_and_records_rejects_and_goes_on(tmp_path: Path) -> None
     assert recorded[1]["field"] == "$.game.variant"
 
 
+def test_convert_and_generate_summaries_in_json_say_what_was_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--format json puts one summary object on stdout (and nothing on stderr): the hands
+    written and each reject; with -o - (the hands on stdout) it is a usage error."""
+    lines = [json.dumps(GOOD).encode(), b"{broken"]
+    source = _write(tmp_path / "in.jsonl", lines)
+    out = tmp_path / "out.jsonl"
+    result = runner.invoke(app, ["convert", str(source), "-o", str(out), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert (summary["hands"], summary["rejected"], summary["to"]) == (1, 1, "jsonl")
+    assert [(r["line"], r["code"]) for r in summary["rejects"]] == [(2, "malformed-json")]
+    assert result.stderr == ""
+    made = tmp_path / "made.jsonl"
+    args = ["generate", "-n", "3", "--seed", "4", "-o", str(made), "--format", "json"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == {
+        "hands": 3,
+        "seed": 4,
+        "faults": 0.0,
+        "output": str(made),
+    }
+    assert len(made.read_bytes().splitlines()) == 3
+    for command in (["convert", str(source)], ["generate", "-n", "1"]):
+        assert main([*command, "-o", "-", "--format", "json"]) == 2
+        assert "-o - writes the hands there" in capsys.readouterr().err
+
+
 def test_convert_of_a_missing_file_is_one_line_and_exit_3(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
