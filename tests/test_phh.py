@@ -892,6 +892,22 @@ def test_standard_fields_kept_as_extras_are_written_back_as_themselves() -> None
     assert _only(list(parse_phh(phh_text(no_day), "day.phh"))).extras == no_day.extras
 
 
+def test_an_event_and_a_venue_are_written_back_as_themselves() -> None:
+    """The site is the event where a file has one; its venue is kept beside it. Written
+    back, the event is the event and the venue the venue, not the event as the venue and
+    the venue hidden in ``_croupier_extras``."""
+    text = HEADS_UP + "event = 'WSOP 2023 #43'\nvenue = 'Horseshoe Las Vegas'\n"
+    hand = _only(list(parse_phh(text, "event.phh")))
+    assert hand.site == "WSOP 2023 #43"
+    written = phh_text(hand)
+    assert "_croupier_extras" not in written
+    loaded = HandHistory.loads(written)
+    assert (loaded.event, loaded.venue) == ("WSOP 2023 #43", "Horseshoe Las Vegas")
+    assert _only(list(parse_phh(written, "event.phh"))) == hand
+    online = _only(list(parse_phh(HEADS_UP + "venue = 'PokerStars'\n", "venue.phh")))
+    assert HandHistory.loads(phh_text(online)).venue == "PokerStars"  # a venue alone stays
+
+
 @needs_corpus
 def test_the_wsop_hands_keep_their_standard_fields_through_convert() -> None:
     for path in sorted(WSOP.glob("*.phh")):

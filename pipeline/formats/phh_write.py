@@ -253,7 +253,13 @@ def _write_about(w: _Writer, hand: HandRecord, split: int, lines: list[str | Non
     # past TOML's 64 bits), any other id as text
     plain = number.isascii() and number.isdigit() and str(int(number)) == number
     w.field("hand", number if plain and int(number) < 2**63 else _toml_string(number))
-    w.field("venue", _toml_string(hand.site))
+    # the reader takes the site from event, else venue: a venue it kept beside an event
+    # goes back as itself, so the site was the event
+    kept_venue = any(
+        name == "_phh_venue" and line is not None
+        for (name, _), line in zip(hand.extras[split:], lines[split:], strict=True)
+    )
+    w.field("event" if kept_venue else "venue", _toml_string(hand.site))
     if hand.table is not None:
         w.field("table", _toml_string(hand.table))
     if own_id:
@@ -337,6 +343,7 @@ def _write_seats_aside(w: _Writer, hand: HandRecord) -> None:
 
 
 _PLAIN_FIELDS = (
+    "venue",  # beside an event, which names the site
     "author",
     "url",
     "address",
