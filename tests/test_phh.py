@@ -26,6 +26,7 @@ from pokerkit import HandHistory
 
 from pipeline.cards import parse_cards
 from pipeline.convert import phh_text
+from pipeline.formats.jsonl import read_jsonl
 from pipeline.formats.phh import (
     MAX_HAND_BYTES,
     UnwritableHand,
@@ -468,6 +469,23 @@ def test_a_table_written_twice_in_a_phhs_is_a_reject_and_the_first_is_read() -> 
     assert isinstance(twice, Reject) and twice.code is RejectCode.SCHEMA_VIOLATION
     assert twice.line == text.splitlines().index("[1]", 1) + 1
     assert "table [1] is written twice" in twice.message
+
+
+def test_a_runout_beyond_the_third_is_a_reject_not_commentary() -> None:
+    """``# run 2`` on a board card says which runout it is dealt to; ``# run 4`` was
+    ignored as commentary, so the fourth runout's cards were read as the first board's."""
+    sample = ROOT / "data" / "sample" / "special.jsonl"
+    hand = next(
+        h for h in read_jsonl(sample) if isinstance(h, HandRecord) and h.hand_id == "SAMPLE-0012"
+    )
+    text = phh_text(hand)
+    assert "# run 2" in text
+    items = list(parse_phh(text.replace("# run 2", "# run 4"), "four.phh"))
+    assert len(items) == 1 and isinstance(items[0], Reject)
+    assert items[0].code is RejectCode.MALFORMED_HAND
+    assert "run 4: a board is run at most three times" in items[0].message
+    kept = _only(list(parse_phh(text.replace("# run 2", "# run 2; run twice, nice"), "x.phh")))
+    assert kept == _only(list(parse_phh(text, "x.phh")))  # other words are commentary
 
 
 def test_unfinished_last_hand_is_truncated() -> None:

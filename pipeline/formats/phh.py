@@ -236,6 +236,11 @@ def _apply_token(fields: _Fields, move: _Move, token: list[str], field: str) -> 
     match token:
         case ["run", run] if move.kind == "board" and run in ("1", "2", "3"):
             move.run = int(run)
+        case ["run", run] if move.kind == "board" and run.isascii() and run.isdigit():
+            # a runout number, not commentary: read as one of the first three, its cards
+            # would go to another board
+            message = f"{field}: run {run}: a board is run at most three times (run 1 to 3)"
+            raise _Problem(RejectCode.MALFORMED_HAND, message, field)
         case ["burn", cards] if move.kind == "board":
             move.burn = _cards(cards, field)
         case ["muck", cards] if move.kind == "muck":
