@@ -306,3 +306,20 @@ def test_a_flop_bet_the_log_calls_a_raise_is_a_c_bet_as_the_rules_apply_it() -> 
     assert (stats[6].cbet_flop_opp, stats[6].cbet_flop) == (True, True)
     assert (stats[2].fold_to_cbet_flop_opp, stats[2].fold_to_cbet_flop) == (True, True)
     assert stats[6].postflop_aggressive == 1
+
+
+def test_with_antes_only_the_opening_bet_is_the_bet_and_the_raise_over_it_no_three_bet() -> None:
+    """No big blind (antes only): the first pre-flop bet is the bet, as the big blind would be.
+    Seat 1 raises it (facing no raise: no 3-bet opportunity), seat 2 re-raises facing one
+    raise (a 3-bet); seat 3 only bet, so it faced no re-raise of a raise of its own, and seat
+    1, the first raiser, folds to the 3-bet."""
+    antes = [post(seat, "ante", "1.00") for seat in (1, 2, 3)]
+    hand = [*antes, bet(3, "2.00"), raise_to(1, "6.00"), raise_to(2, "18.00"), fold(3), fold(1)]
+    hand.append(uncalled(2, "12.00"))
+    judged = play(hand, small_blind="0", big_blind="0", ante="1.00")
+    stats = dict(zip(judged.seats, seat_stats(judged, positions(3)), strict=True))
+    assert (stats[1].three_bet_opp, stats[1].three_bet) == (False, False)
+    assert (stats[2].three_bet_opp, stats[2].three_bet) == (True, True)
+    assert not stats[3].fold_to_three_bet_opp
+    assert (stats[1].fold_to_three_bet_opp, stats[1].fold_to_three_bet) == (True, True)
+    assert (stats[3].vpip, stats[3].pfr, stats[3].steal_opp, stats[3].steal) == (True,) * 4

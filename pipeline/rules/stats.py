@@ -139,7 +139,7 @@ def seat_flags(judged: Replay, positions: list[str]) -> list[Flags]:
     folded_preflop: set[int] = set()  # players who folded as a pre-flop decision
     out: set[int | None] = set()  # seats that folded or went all-in, so far
     # The pre-flop betting so far.
-    raises = 0  # raises beyond the big blind
+    raises = 0  # raises beyond the big blind (or, with none, beyond the opening bet)
     first_raiser: int | None = None
     last_raiser: int | None = None
     open_pot = True  # everyone so far folded
@@ -202,10 +202,11 @@ def seat_flags(judged: Replay, positions: list[str]) -> list[Flags]:
         else:
             open_pot = False
         if aggressive:
-            raises += 1
             last_raiser = i
-            if first_raiser is None:
-                first_raiser = i
+            if kind is _RAISE:  # a pre-flop bet (no big blind: antes only) is the bet itself
+                raises += 1
+                if first_raiser is None:
+                    first_raiser = i
     flop_dealt = False
     for board in judged.boards:
         if len(board) >= 3:
