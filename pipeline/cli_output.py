@@ -553,7 +553,8 @@ def print_stats(result: QueryResult, groups: tuple[str, ...]) -> None:
             done, opp = row[index[name]], row[index[f"{name}_opp"]]
             cells.append(f"{percent(done, opp)} ({done}/{opp})" if opp else "-")
         aggressive, calls = row[index["postflop_aggressive"]], row[index["postflop_calls"]]
-        cells.append(f"{aggressive / calls:.1f}" if calls else "-")
+        # AF is a ratio, not a percentage, but shown with its counts all the same (STATS.md)
+        cells.append(f"{aggressive / calls:.1f} ({aggressive}/{calls})" if calls else "-")
         cells.append(str(row[index["net_won"]]))
         cells.append(str(row[index["net_bb"]]))
         cells.append(str(row[index["bb_per_100"]]))

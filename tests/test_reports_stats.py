@@ -431,3 +431,18 @@ def test_a_player_seated_twice_is_left_out_of_that_hands_statistics(tmp_path: Pa
     assert (rows[("Ann", "USD")]["vpip_opp"], rows[("Bob", "USD")]["hands"]) == (1, 2)
     view = run_query(tmp_path / "lake", "SELECT hands FROM player_stats WHERE player = 'Ann'")
     assert view.rows == [(1,)]
+
+
+def test_the_table_shows_the_aggression_factor_with_both_counts(tmp_path: Path) -> None:
+    """STATS.md: reports show both counts. Ann bets once and calls once after the flop (AF
+    1/1); Bob bets once and calls nothing (no AF: no call to divide by)."""
+    actions = [*_HEADS_UP[:3], call(2, "2.00"), board("Kh9s4d"), bet(2, "3.00"), call(1, "3.00")]
+    actions += [board("2c"), check(2), bet(1, "6.00"), fold(2), uncalled(1, "6.00")]
+    log = tmp_path / "hands.jsonl"
+    log.write_text(json.dumps(_hand("AF", actions)) + "\n")
+    run_lake([str(log)], tmp_path / "lake", workers=1)
+    table = runner.invoke(app, ["stats", "--lake", str(tmp_path / "lake")])
+    assert table.exit_code == 0, table.stderr
+    lines = {line.split("│")[1].strip(): line for line in table.stdout.splitlines()[3:-1]}
+    assert lines["Ann"].rstrip("│ ").split("│")[-4].strip() == "1.0 (1/1)"
+    assert lines["Bob"].rstrip("│ ").split("│")[-4].strip() == "-"
