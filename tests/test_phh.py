@@ -456,21 +456,6 @@ def test_phhs_holds_several_hands_and_one_bad_hand_is_one_reject() -> None:
     assert isinstance(third, HandRecord) and third.hand_id.startswith("named-")  # no event
 
 
-def test_a_table_written_twice_in_a_phhs_is_a_reject_and_the_first_is_read() -> None:
-    """TOML names each table once: a second [1] is not a hand of its own (it was read as
-    one, so a file with two [1] gave two hands); it is a reject naming the table, and the
-    hands around it are read."""
-    other = HEADS_UP.replace("finishing_stacks", "hand = 'other'\nfinishing_stacks")
-    text = f"[1]\n{HEADS_UP}\n[1]\n{other}\n[2]\n{other}"
-    items = list(parse_phh(text, "twice.phhs"))
-    assert [type(i).__name__ for i in items] == ["HandRecord", "Reject", "HandRecord"]
-    first, twice, _ = items
-    assert isinstance(first, HandRecord) and first.line == 1
-    assert isinstance(twice, Reject) and twice.code is RejectCode.SCHEMA_VIOLATION
-    assert twice.line == text.splitlines().index("[1]", 1) + 1
-    assert "table [1] is written twice" in twice.message
-
-
 def test_a_runout_beyond_the_third_is_a_reject_not_commentary() -> None:
     """``# run 2`` on a board card says which runout it is dealt to; ``# run 4`` was
     ignored as commentary, so the fourth runout's cards were read as the first board's."""

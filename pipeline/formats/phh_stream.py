@@ -174,24 +174,11 @@ def _sub_table(header: str, key: str) -> bool:
 
 def _hands(lines: Iterator[tuple[int, str] | Reject], source: str) -> Iterator[HandRecord | Reject]:
     held: _Chunk | None = None
-    tables: set[str] = set()  # a file's table keys: TOML names each table once
 
     def decode(chunk: _Chunk, last: bool) -> HandRecord | Reject:
-        line, key, text, head = chunk
+        line, key, text, _ = chunk
         if key == PREAMBLE:
             return vet(_preamble(source, line, text))
-        if key is not None:
-            if key in tables:
-                message = (
-                    f"table [{key}] is written twice: a file of several hands names each "
-                    "hand's table once (the first was read)"
-                )
-                return vet(
-                    Reject(
-                        source, line, RejectCode.SCHEMA_VIOLATION, message, _excerpt(head + text)
-                    )
-                )
-            tables.add(key)
         if len(text) > MAX_HAND_BYTES:
             message = f"a hand longer than the limit of {MAX_HAND_BYTES} characters"
             return Reject(source, line, RejectCode.MALFORMED_HAND, message, _excerpt(text))
