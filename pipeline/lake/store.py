@@ -9,8 +9,10 @@ a process that no longer exists is taken over.
 from __future__ import annotations
 
 import errno
+import fcntl
 import json
 import os
+import secrets
 import shutil
 import socket
 import time
@@ -45,7 +47,12 @@ def _alive(pid: int) -> bool:
 def lake_lock(lake: Path) -> Iterator[None]:
     """Hold the lake's lock for a run; raise :class:`LakeLocked` if a live run holds it.
 
-    Raises ``NotADirectoryError`` when the lake's path is a file (``--out hands.jsonl``)."""
+    The lock file appears whole or not at all (written under a temporary name, then linked
+    to ``_lock``), so a run killed while taking it leaves no empty lock behind. A lock that
+    names a process of this host that no longer exists is taken over, by one run only: two
+    runs that find it at once take turns (an advisory lock on the stale file), and the
+    second finds the first one's lock. Raises ``NotADirectoryError`` when the lake's path
+    is a file (``--out hands.jsonl``)."""
     if lake.exists() and not lake.is_dir():
         raise NotADirectoryError(
             errno.ENOTDIR,
@@ -55,30 +62,11 @@ def lake_lock(lake: Path) -> Iterator[None]:
     lake.mkdir(parents=True, exist_ok=True)
     path = lake / LOCK
     me = {"pid": os.getpid(), "host": socket.gethostname(), "since": time.time()}
-    for _ in range(2):
-        try:
-            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-        except FileExistsError:
-            holder = _read_lock(path)
-            same_host = holder.get("host") == me["host"]
-            pid = holder.get("pid")
-            if same_host and isinstance(pid, int) and not _alive(pid):
-                path.unlink(missing_ok=True)  # a crashed run's lock
-                continue
-            since = holder.get("since")
-            when = (
-                time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(since))
-                if isinstance(since, int | float)
-                else "?"
-            )
-            raise LakeLocked(
-                f"{lake} is locked by another run (pid {pid} on {holder.get('host')}, since "
-                f"{when}); if no run is going, remove {path}"
-            ) from None
-        with os.fdopen(fd, "w") as out:
-            json.dump(me, out)
-        break
-    else:  # pragma: no cover - lost a race twice
+    for _ in range(_LOCK_TRIES):
+        if _create_lock(path, me):
+            break
+        _take_over_or_refuse(lake, path, str(me["host"]))
+    else:  # pragma: no cover - lost a race every time
         raise LakeLocked(f"{lake} is locked by another run")
     try:
         yield
@@ -86,12 +74,76 @@ def lake_lock(lake: Path) -> Iterator[None]:
         path.unlink(missing_ok=True)
 
 
-def _read_lock(path: Path) -> dict[str, object]:
+_LOCK_TRIES = 5
+_LOCK_WRITE_SECONDS = 60
+"""A lock file being written (under its temporary name) is older than this only if the run
+writing it was killed."""
+
+
+def _create_lock(path: Path, me: dict[str, object]) -> bool:
+    """Create the lock file whole, naming this process; ``False`` if one is there."""
+    partial = path.with_name(f".{LOCK}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError):
+        with partial.open("x", encoding="utf-8") as out:
+            json.dump(me, out)
+        os.link(partial, path)
+    except FileExistsError:
+        return False
+    finally:
+        partial.unlink(missing_ok=True)
+    return True
+
+
+def _take_over_or_refuse(lake: Path, path: Path, host: str) -> None:
+    """Remove the lock at ``path`` if the process it names is gone; else raise LakeLocked."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:  # let go of meanwhile: try again
+        return
+    try:
+        text = os.read(fd, 1 << 16)
+        holder = _parse_lock(text)
+        pid = holder.get("pid")
+        if holder.get("host") == host and isinstance(pid, int) and not _alive(pid):
+            try:  # one run at a time takes a stale lock over
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:  # another run is taking it over: try again
+                time.sleep(0.05)
+                return
+            try:
+                now = os.stat(path)
+            except FileNotFoundError:
+                return
+            if now.st_ino == os.fstat(fd).st_ino and now.st_dev == os.fstat(fd).st_dev:
+                path.unlink()  # still the dead run's lock: no other run can have made one
+            return
+    finally:
+        os.close(fd)
+    if not holder:
+        what = "is empty" if not text.strip() else "is not a lock Croupier wrote"
+        raise LakeLocked(
+            f"{lake} is locked: its lock file {path} {what}, so it names no run; if no run "
+            "is going, remove it"
+        )
+    since = holder.get("since")
+    when = (
+        time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(since))
+        if isinstance(since, int | float)
+        else "?"
+    )
+    raise LakeLocked(
+        f"{lake} is locked by another run (pid {pid} on {holder.get('host')}, since "
+        f"{when}); if no run is going, remove {path}"
+    )
+
+
+def _parse_lock(text: bytes) -> dict[str, object]:
+    """Return what a lock file says (pid, host, since), or ``{}`` if it says nothing."""
+    try:
+        data = json.loads(text)
+    except ValueError:
         return {}
-    return data if isinstance(data, dict) else {}
+    return data if isinstance(data, dict) and "pid" in data else {}
 
 
 def staging_dir(lake: Path, run_id: str) -> Path:
@@ -128,4 +180,11 @@ def clean_orphans(lake: Path, manifest: Manifest) -> list[str]:
     for tmp in [*lake.glob(f".{MANIFEST}.*.tmp"), *lake.glob(".manifest.*.tmp")]:  # new, old
         tmp.unlink(missing_ok=True)
         removed.append(tmp.name)
+    for tmp in lake.glob(f".{LOCK}.*.tmp"):  # a lock a run was killed writing
+        try:
+            if time.time() - tmp.stat().st_mtime > _LOCK_WRITE_SECONDS:  # not one being written
+                tmp.unlink()
+                removed.append(tmp.name)
+        except FileNotFoundError:
+            pass
     return removed

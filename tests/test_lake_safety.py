@@ -1,0 +1,144 @@
+"""The lake's safe writes under abuse: locks left behind or garbled, runs that race for a
+stale lock, a damaged lake run into, worker counts out of range."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pipeline.cli import main
+from pipeline.formats.jsonl import write_jsonl
+from pipeline.generate import generate_hands
+from pipeline.lake.store import LOCK, LakeLocked, lake_lock
+from pipeline.run import run_lake
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "data" / "sample"
+
+
+def _generated(path: Path, hands: int, seed: int) -> Path:
+    with path.open("wb") as out:
+        write_jsonl(generate_hands(hands, seed=seed), out)
+    return path
+
+
+def _dead_pid() -> int:
+    done = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return int(done.stdout)
+
+
+def _listing(lake: Path) -> list[str]:
+    return sorted(p.relative_to(lake).as_posix() for p in lake.rglob("*"))
+
+
+# ---------------------------------------------------------------------------- the lock
+
+
+@pytest.mark.parametrize("text", ["", "\n", "garbage", "[1, 2]", '{"host": "x"}'])
+def test_a_lock_file_that_names_no_run_is_refused_in_one_clear_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str
+) -> None:
+    lake = tmp_path / "lake"
+    lake.mkdir()
+    (lake / LOCK).write_text(text)
+    assert main(["run", str(SAMPLES), "--out", str(lake), "--quiet"]) == 3
+    err = " ".join(capsys.readouterr().err.split())
+    assert "None" not in err and "since ?" not in err, err
+    assert "names no run" in err and "remove it" in err, err
+    assert (lake / LOCK).read_text() == text  # not taken over: it is no run's to judge
+    assert not (lake / "_manifest.json").exists()
+
+
+def test_a_run_killed_while_taking_the_lock_leaves_none_behind(tmp_path: Path) -> None:
+    """kill -9 between creating the lock file and writing it must not leave an empty lock
+    that refuses every later run."""
+    lake = tmp_path / "lake"
+    script = (
+        "import json, os, signal, sys\n"
+        "from pathlib import Path\n"
+        "from pipeline.lake.store import lake_lock\n"
+        "def killed(*a, **k):\n"
+        "    os.kill(os.getpid(), signal.SIGKILL)\n"
+        "json.dump = killed\n"
+        "json.dumps = killed\n"
+        "with lake_lock(Path(sys.argv[1])):\n"
+        "    pass\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, str(lake)], cwd=ROOT, check=False)
+    assert done.returncode == -9
+    assert run_lake([str(SAMPLES)], lake, workers=1).hands == 15
+
+
+def test_two_runs_taking_over_one_stale_lock_do_not_both_hold_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Run A finds a dead run's lock; before A removes it, run B takes it over and holds
+    its own. A must then be refused, not remove B's lock and write the lake beside B."""
+    lake = tmp_path / "lake"
+    lake.mkdir()
+    path = lake / LOCK
+    host = socket.gethostname()
+    path.write_text(json.dumps({"pid": _dead_pid(), "host": host, "since": 0}))
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        from pipeline.lake import store
+
+        alive = store._alive
+        raced: list[bool] = []
+
+        def alive_then_raced(pid: int) -> bool:
+            answer = alive(pid)
+            if not raced:  # B takes the stale lock over between A's look and A's removal
+                raced.append(True)
+                path.unlink()
+                path.write_text(json.dumps({"pid": other.pid, "host": host, "since": 1}))
+            return answer
+
+        monkeypatch.setattr(store, "_alive", alive_then_raced)
+        with pytest.raises(LakeLocked, match=f"pid {other.pid}"), lake_lock(lake):
+            pass
+        assert json.loads(path.read_text())["pid"] == other.pid  # B's lock still there
+    finally:
+        other.kill()
+        other.wait()
+
+
+def test_a_stale_lock_is_taken_over_and_a_live_one_says_who_holds_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lake = tmp_path / "lake"
+    lake.mkdir()
+    host = socket.gethostname()
+    (lake / LOCK).write_text(json.dumps({"pid": _dead_pid(), "host": host, "since": 0}))
+    assert main(["run", str(SAMPLES), "--out", str(lake), "--quiet"]) == 0
+    assert not (lake / LOCK).exists()
+    assert not [p for p in lake.iterdir() if p.name.startswith(f".{LOCK}")]
+    (lake / LOCK).write_text(json.dumps({"pid": os.getpid(), "host": host, "since": 0}))
+    log = _generated(tmp_path / "more.jsonl", 20, seed=5)
+    assert main(["run", str(log), "--out", str(lake), "--quiet"]) == 3
+    err = " ".join(capsys.readouterr().err.split())
+    assert f"locked by another run (pid {os.getpid()} on {host}" in err, err
+
+
+def test_a_lock_file_a_killed_run_was_writing_is_cleaned_once_old(tmp_path: Path) -> None:
+    lake = tmp_path / "lake"
+    run_lake([str(SAMPLES)], lake, workers=1)
+    old = lake / f".{LOCK}.12345.abcdef01.tmp"
+    new = lake / f".{LOCK}.12346.abcdef02.tmp"
+    old.write_text("{}")
+    new.write_text("{}")
+    os.utime(old, (0, 0))
+    run_lake([str(_generated(tmp_path / "more.jsonl", 20, seed=6))], lake, workers=1)
+    assert not old.exists()
+    assert new.exists()  # maybe a run writing its lock right now
