@@ -72,6 +72,7 @@ from pipeline.cli_shell import (
     usage_error,
 )
 from pipeline.convert import OUTPUT_FORMATS, convert
+from pipeline.executors import MAX_WORKERS
 from pipeline.files import replaced
 from pipeline.formats.jsonl import write_jsonl
 from pipeline.generate import GameChoice, RakePolicy, generate_hands
@@ -353,8 +354,10 @@ def run_command(
         typer.Option(
             "--workers",
             min=1,
+            max=MAX_WORKERS,
             help="Processes, or with --executor dask the local cluster's workers "
-            "(default: every core; a remote cluster uses its own workers).",
+            f"(1 to {MAX_WORKERS}; default: every core; a remote cluster uses its own "
+            "workers).",
         ),
     ] = None,
     rules: Rules = "standard",

@@ -30,15 +30,22 @@ from typing import Any, Protocol, TypeVar
 __all__ = [
     "ALLOWED_FAILURES",
     "EXECUTORS",
+    "MAX_WORKERS",
     "ChunkExecutor",
     "DaskExecutor",
     "ExecutorError",
     "ProcessExecutor",
     "SerialExecutor",
+    "check_workers",
     "open_executor",
 ]
 
 EXECUTORS = ("local", "dask")
+MAX_WORKERS = 256
+"""The most worker processes a run starts on this machine (``--workers``): each is a whole
+process with the engine and its tables loaded, and a run keeps twice as many chunks in
+flight, so a count far beyond the cores is a typo, not a wish (a larger cluster is a Dask
+scheduler's, whose workers are its own)."""
 ALLOWED_FAILURES = 3
 """Workers that may die running one task before the Dask executor fails the run."""
 CONNECT_SECONDS = 10
@@ -261,12 +268,20 @@ def open_executor(
     given a ``scheduler`` address (``tcp://host:8786``), uses that cluster's workers.
     ``logs`` lets Dask's own log messages through to stderr. Raises :class:`ExecutorError`
     when Dask is not installed or the scheduler cannot be reached, ``ValueError`` for an
-    unknown kind or a scheduler given to the local executor.
+    unknown kind, a scheduler given to the local executor, or ``workers`` out of range
+    (1 to :data:`MAX_WORKERS`).
     """
     if kind not in EXECUTORS:
         raise ValueError(f"unknown executor {kind!r}; choose from {', '.join(EXECUTORS)}")
+    check_workers(workers)
     if kind == "local":
         if scheduler is not None:
             raise ValueError("a scheduler address needs the dask executor")
         return SerialExecutor() if workers <= 1 else ProcessExecutor(workers)
     return DaskExecutor(workers=workers, scheduler=scheduler, logs=logs)
+
+
+def check_workers(workers: int) -> None:
+    """Raise ``ValueError`` unless ``workers`` is from 1 to :data:`MAX_WORKERS`."""
+    if not 1 <= workers <= MAX_WORKERS:
+        raise ValueError(f"workers must be from 1 to {MAX_WORKERS} (got {workers})")

@@ -35,7 +35,14 @@ import pyarrow.compute as pc
 
 from pipeline import __version__
 from pipeline.check import discover, paused_gc
-from pipeline.executors import EXECUTORS, ChunkExecutor, ExecutorError, open_executor
+from pipeline.executors import (
+    EXECUTORS,
+    MAX_WORKERS,
+    ChunkExecutor,
+    ExecutorError,
+    check_workers,
+    open_executor,
+)
 from pipeline.files import sha256_of
 from pipeline.formats import (
     INPUT_FORMATS,
@@ -338,6 +345,8 @@ def run_lake(
         raise ValueError(f"unknown executor {executor!r}; choose from {', '.join(EXECUTORS)}")
     if scheduler is not None and executor != "dask":
         raise ValueError("a scheduler address needs the dask executor")
+    if workers is not None:
+        check_workers(workers)
     if staging_url is not None and not is_url(staging_url):
         raise ValueError(f"the staging location {staging_url!r} is not a URL (scheme://path)")
     if staging_url is not None and not has_fsspec():
@@ -395,7 +404,7 @@ def run_lake(
                 root, ((p, f.inputs()) for p, f in held if f.table == "rejects"), paths_of
             ),
         )
-        count = workers if workers is not None else (os.cpu_count() or 1)
+        count = workers if workers is not None else min(os.cpu_count() or 1, MAX_WORKERS)
         pool: ChunkExecutor | None = None
         if not isinstance(executor, str):
             pool = executor

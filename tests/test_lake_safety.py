@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.cli import main
+from pipeline.executors import MAX_WORKERS, SerialExecutor, check_workers
 from pipeline.formats.jsonl import write_jsonl
 from pipeline.generate import generate_hands
 from pipeline.lake.store import LOCK, LakeLocked, lake_lock
@@ -142,3 +143,39 @@ def test_a_lock_file_a_killed_run_was_writing_is_cleaned_once_old(tmp_path: Path
     run_lake([str(_generated(tmp_path / "more.jsonl", 20, seed=6))], lake, workers=1)
     assert not old.exists()
     assert new.exists()  # maybe a run writing its lock right now
+
+
+# ---------------------------------------------------------------------------- --workers
+
+
+@pytest.mark.parametrize("workers", ["0", "-1", "257", "100000"])
+def test_workers_out_of_range_is_a_usage_error_and_makes_no_lake(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], workers: str
+) -> None:
+    lake = tmp_path / "lake"
+    assert main(["run", str(SAMPLES), "--out", str(lake), "--workers", workers, "-q"]) == 2
+    assert "--workers" in capsys.readouterr().err
+    assert not lake.exists()
+
+
+@pytest.mark.parametrize("workers", [0, MAX_WORKERS + 1])
+def test_run_lake_refuses_workers_out_of_range(tmp_path: Path, workers: int) -> None:
+    with pytest.raises(ValueError, match=f"from 1 to {MAX_WORKERS}"):
+        run_lake([str(SAMPLES)], tmp_path / "lake", workers=workers)
+    assert not (tmp_path / "lake").exists()
+
+
+def test_the_default_workers_are_the_cores_up_to_the_most(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    opened: list[int] = []
+
+    def open_serial(kind: str, *, workers: int, **_: object) -> SerialExecutor:
+        check_workers(workers)
+        opened.append(workers)
+        return SerialExecutor()
+
+    monkeypatch.setattr("pipeline.run.os.cpu_count", lambda: 4 * MAX_WORKERS)
+    monkeypatch.setattr("pipeline.run.open_executor", open_serial)
+    assert run_lake([str(SAMPLES)], tmp_path / "lake").hands == 15
+    assert opened == [MAX_WORKERS]
