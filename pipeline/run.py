@@ -75,7 +75,15 @@ from pipeline.lake.seen import (
     retired_keys,
 )
 from pipeline.lake.staged import fetch, has_fsspec, is_url, remove, write_staged
-from pipeline.lake.store import LOCK, clean_orphans, lake_lock, publish, staging_dir
+from pipeline.lake.store import (
+    LOCK,
+    LakeDamaged,
+    check_committed,
+    clean_orphans,
+    lake_lock,
+    publish,
+    staging_dir,
+)
 from pipeline.model import HandRecord, Status
 from pipeline.rules import STANDARD, RuleSet, replay
 from pipeline.settle import hand_status, settle_many
@@ -334,6 +342,8 @@ def run_lake(
     workers that do not share the lake's filesystem; the driver fetches them.
 
     Raises :class:`~pipeline.lake.store.LakeLocked` when another run holds the lake,
+    :class:`~pipeline.lake.store.LakeDamaged` (before writing anything) when a file its
+    manifest lists is missing or unreadable,
     :class:`~pipeline.executors.ExecutorError` when the executor cannot be opened or a
     task fails for good, and ``OSError`` for unreadable inputs or a full disk; in every
     case nothing is committed.
@@ -364,6 +374,7 @@ def run_lake(
     made = _Made(root)  # before the lock, which makes the folder
     with made.removed_if_emptied(), lake_lock(root), made.emptied_on_failure():
         manifest = load_manifest(root)
+        check_committed(root, manifest)  # before anything is written or cleaned
         clean_orphans(root, manifest)
         staging = staging_dir(root, report.run_id)
         remote = f"{staging_url.rstrip('/')}/{report.run_id}" if staging_url else None
@@ -485,6 +496,8 @@ def _cleaned_on_failure(lake: Path) -> Iterator[None]:
     """
     try:
         yield
+    except LakeDamaged:  # refused before anything was written: the lake is left as it is
+        raise
     except (OSError, ExecutorError):
         with contextlib.suppress(Exception):
             clean_orphans(lake, load_manifest(lake))

@@ -8,14 +8,17 @@ import os
 import socket
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
+import pyarrow.parquet as pq
 import pytest
 
 from pipeline.cli import main
 from pipeline.executors import MAX_WORKERS, SerialExecutor, check_workers
 from pipeline.formats.jsonl import write_jsonl
 from pipeline.generate import generate_hands
+from pipeline.lake.manifest import load_manifest
 from pipeline.lake.store import LOCK, LakeLocked, lake_lock
 from pipeline.run import run_lake
 
@@ -179,3 +182,52 @@ def test_the_default_workers_are_the_cores_up_to_the_most(
     monkeypatch.setattr("pipeline.run.open_executor", open_serial)
     assert run_lake([str(SAMPLES)], tmp_path / "lake").hands == 15
     assert opened == [MAX_WORKERS]
+
+
+# ---------------------------------------------------------------------------- a damaged lake
+
+
+def _truncate(path: Path) -> None:
+    path.write_bytes(path.read_bytes()[:100])
+
+
+def _other_parquet(path: Path) -> None:
+    """Overwrite a committed file with another, valid, Parquet file of fewer rows."""
+    table = pq.read_table(path)
+    pq.write_table(table.slice(0, table.num_rows - 1), path)
+
+
+def _gone(path: Path) -> None:
+    path.unlink()
+
+
+@pytest.mark.parametrize(
+    ("table", "damage", "said"),
+    [
+        ("actions", _truncate, "cannot be read"),
+        ("hands", _truncate, "cannot be read"),
+        ("seats", _gone, "missing"),
+        ("hands", _gone, "missing"),
+        ("actions", _other_parquet, "rows"),
+    ],
+)
+def test_a_run_into_a_damaged_lake_is_refused_before_it_writes_anything(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    table: str,
+    damage: Callable[[Path], None],
+    said: str,
+) -> None:
+    lake = tmp_path / "lake"
+    run_lake([str(_generated(tmp_path / "first.jsonl", 40, seed=7))], lake, workers=1)
+    (lake / "_staging" / "crashed-run").mkdir(parents=True)  # a crashed run's leftovers
+    damage(lake / load_manifest(lake).files_of(table)[0])
+    before = {p: p.read_bytes() if p.is_file() else b"" for p in lake.rglob("*")}
+    log = _generated(tmp_path / "more.jsonl", 20, seed=8)
+    assert main(["run", str(log), "--out", str(lake), "--quiet"]) == 3
+    err = " ".join(capsys.readouterr().err.split())
+    assert "is damaged" in err and said in err and "Traceback" not in err, err
+    after = {p: p.read_bytes() if p.is_file() else b"" for p in lake.rglob("*")}
+    assert after == before  # nothing written, nothing cleaned
+    if said != "rows":  # query reads no row counts: a valid Parquet file passes its check
+        assert main(["query", "SELECT 1", "--lake", str(lake)]) == 3  # as query refuses it

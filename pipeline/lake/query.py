@@ -24,6 +24,7 @@ import pyarrow as pa
 
 from pipeline.lake.manifest import MANIFEST, ManifestError, load_manifest
 from pipeline.lake.schema import TABLES
+from pipeline.lake.store import LakeDamaged, LakeError, NoLake
 
 __all__ = [
     "LakeDamaged",
@@ -41,18 +42,6 @@ __all__ = [
 VIEWS_SQL = Path(__file__).resolve().parent / "views.sql"
 """The derived views and macros: package data (``schemas/views.sql`` in the source tree
 links to it), so an installed package has it too."""
-
-
-class LakeError(OSError):
-    """The lake cannot be read: the environment's problem, not the SQL's."""
-
-
-class NoLake(LakeError, FileNotFoundError):
-    """The folder holds no lake (no committed run)."""
-
-
-class LakeDamaged(LakeError):
-    """Files that committed runs list are not in the lake (deleted or moved by hand)."""
 
 
 _PARQUET_PATH = re.compile(r"""(['"])([^'"]+?\.parquet)\1""")

@@ -20,10 +20,25 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pyarrow as pa
+import pyarrow.parquet as pq
+
 from pipeline.lake.manifest import MANIFEST, Manifest
 from pipeline.lake.schema import TABLES
 
-__all__ = ["LOCK", "STAGING", "LakeLocked", "clean_orphans", "lake_lock", "publish", "staging_dir"]
+__all__ = [
+    "LOCK",
+    "STAGING",
+    "LakeDamaged",
+    "LakeError",
+    "LakeLocked",
+    "NoLake",
+    "check_committed",
+    "clean_orphans",
+    "lake_lock",
+    "publish",
+    "staging_dir",
+]
 
 LOCK = "_lock"
 STAGING = "_staging"
@@ -31,6 +46,53 @@ STAGING = "_staging"
 
 class LakeLocked(RuntimeError):
     """Another run is writing to this lake."""
+
+
+class LakeError(OSError):
+    """The lake cannot be read: the environment's problem, not the SQL's."""
+
+
+class NoLake(LakeError, FileNotFoundError):
+    """The folder holds no lake (no committed run)."""
+
+
+class LakeDamaged(LakeError):
+    """Files that committed runs list are not in the lake (deleted or moved by hand), or
+    cannot be read as the Parquet files the manifest says they are."""
+
+
+def check_committed(lake: Path, manifest: Manifest) -> None:
+    """Raise :class:`LakeDamaged` unless every file the manifest lists is there, is Parquet
+    and holds the rows it lists (each file's footer is read, not its data).
+
+    A run checks this before it writes anything: a lake whose record and files disagree is
+    refused, as ``croupier query`` refuses it, rather than committed to (its hands could
+    not be told apart from new ones, and the run's counts would prove nothing).
+    """
+    live = manifest.live_files()
+    gone = [path for path in live if not (lake / path).is_file()]
+    if gone:
+        raise LakeDamaged(
+            f"the lake at {lake} is damaged: {len(gone)} file(s) its manifest lists "
+            f"are missing, e.g. {gone[0]}; restore them from a backup, or run the inputs "
+            "again into a new lake"
+        )
+    for path, entry in live.items():
+        try:
+            rows = pq.read_metadata(lake / path).num_rows
+        except (OSError, pa.ArrowException) as error:
+            why = " ".join(str(error).replace(str(lake / path), "").split()) or type(error).__name__
+            raise LakeDamaged(
+                f"the lake at {lake} is damaged: {path}, a file its manifest lists, cannot "
+                f"be read ({why}); restore it from a backup, or run the inputs again into a "
+                "new lake"
+            ) from None
+        if rows != entry.rows:
+            raise LakeDamaged(
+                f"the lake at {lake} is damaged: {path}, a file its manifest lists with "
+                f"{entry.rows} rows, holds {rows}; restore it from a backup, or run the "
+                "inputs again into a new lake"
+            )
 
 
 def _alive(pid: int) -> bool:
