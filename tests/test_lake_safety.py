@@ -49,7 +49,9 @@ def _listing(lake: Path) -> list[str]:
 # ---------------------------------------------------------------------------- the lock
 
 
-@pytest.mark.parametrize("text", ["", "\n", "garbage", "[1, 2]", '{"host": "x"}'])
+@pytest.mark.parametrize(
+    "text", ["", "\n", "garbage", "[1, 2]", '{"host": "x"}', '{"pid": "abc", "host": null}']
+)
 def test_a_lock_file_that_names_no_run_is_refused_in_one_clear_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str
 ) -> None:

@@ -205,7 +205,10 @@ def _parse_lock(text: bytes) -> dict[str, object]:
         data = json.loads(text)
     except ValueError:
         return {}
-    return data if isinstance(data, dict) and "pid" in data else {}
+    if not isinstance(data, dict):
+        return {}
+    pid, host = data.get("pid"), data.get("host")
+    return data if isinstance(pid, int) and isinstance(host, str) else {}
 
 
 def staging_dir(lake: Path, run_id: str) -> Path:
