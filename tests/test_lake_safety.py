@@ -3,6 +3,7 @@ stale lock, a damaged lake run into, worker counts out of range."""
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import socket
@@ -135,6 +136,20 @@ def test_a_stale_lock_is_taken_over_and_a_live_one_says_who_holds_it(
     assert main(["run", str(log), "--out", str(lake), "--quiet"]) == 3
     err = " ".join(capsys.readouterr().err.split())
     assert f"locked by another run (pid {os.getpid()} on {host}" in err, err
+
+
+def test_a_lock_that_cannot_be_written_is_named_in_the_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refused(source: object, target: object) -> None:
+        raise PermissionError(errno.EACCES, "Permission denied", str(source))
+
+    monkeypatch.setattr("pipeline.lake.store.os.link", refused)
+    lake = tmp_path / "lake"
+    assert main(["run", str(SAMPLES), "--out", str(lake), "--quiet"]) == 3
+    err = " ".join(capsys.readouterr().err.split())
+    assert f"Permission denied: {lake / LOCK}" in err, err
+    assert ".tmp" not in err
 
 
 def test_a_lock_file_a_killed_run_was_writing_is_cleaned_once_old(tmp_path: Path) -> None:

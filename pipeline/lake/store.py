@@ -151,6 +151,8 @@ def _create_lock(path: Path, me: dict[str, object]) -> bool:
         os.link(partial, path)
     except FileExistsError:
         return False
+    except OSError as error:  # a read-only lake, say: about the lock, not its temporary name
+        raise type(error)(error.errno, error.strerror, str(path)) from None
     finally:
         partial.unlink(missing_ok=True)
     return True
