@@ -406,7 +406,7 @@ def run_lake(
         retire = {p for p, f in live.items() if any(s in replaced for s, _ in f.inputs())}
         added = _rows_kept(root, staging, [live[p] for p in sorted(retire)], replaced, report)
         held = [(p, f) for p, f in live.items() if p not in retire]
-        held += [(str(staging / f.path), f) for f in added]  # absolute: staged
+        held += [(os.path.abspath(staging / f.path), f) for f in added]  # absolute: staged
         keys_seen, partial_seen = existing_keys(root, (p for p, f in held if f.table == "hands"))
         seen = Seen(
             keys_seen,

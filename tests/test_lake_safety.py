@@ -20,6 +20,7 @@ from pipeline.executors import MAX_WORKERS, SerialExecutor, check_workers
 from pipeline.formats.jsonl import write_jsonl
 from pipeline.generate import generate_hands
 from pipeline.lake.manifest import load_manifest
+from pipeline.lake.query import run_query
 from pipeline.lake.store import LOCK, LakeLocked, lake_lock
 from pipeline.run import run_lake
 
@@ -248,3 +249,23 @@ def test_a_run_into_a_damaged_lake_is_refused_before_it_writes_anything(
     assert after == before  # nothing written, nothing cleaned
     if said != "rows":  # query reads no row counts: a valid Parquet file passes its check
         assert main(["query", "SELECT 1", "--lake", str(lake)]) == 3  # as query refuses it
+
+
+# ---------------------------------------------------------------------------- --replace
+
+
+def test_replace_of_an_input_merged_with_another_works_in_a_lake_named_relatively(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--replace writes again the rows a merged file holds of other inputs, into staging,
+    and reads their keys back from there: the path must hold for ``--out lake`` too."""
+    monkeypatch.chdir(tmp_path)
+    one, two = _generated(Path("one.jsonl"), 30, seed=51), _generated(Path("two.jsonl"), 30, 52)
+    assert main(["run", str(one), str(two), "--out", "lake", "--quiet", "--workers", "1"]) == 0
+    assert any(f.parts for f in load_manifest(Path("lake")).live_files().values())  # merged
+    assert main(["run", str(one), "--out", "lake", "--replace", "-q", "--workers", "1"]) == 0
+    report = run_lake([str(two)], "lake", workers=1, replace=True)
+    assert report.hands == 30 and report.duplicates == 0
+    run = load_manifest(Path("lake")).runs[-1]
+    assert [(i.read, i.hands) for i in run.inputs] == [(30, 30)]
+    assert int(run_query("lake", "SELECT count(*) FROM hands").rows[0][0]) == 60
