@@ -269,3 +269,52 @@ def test_replace_of_an_input_merged_with_another_works_in_a_lake_named_relativel
     run = load_manifest(Path("lake")).runs[-1]
     assert [(i.read, i.hands) for i in run.inputs] == [(30, 30)]
     assert int(run_query("lake", "SELECT count(*) FROM hands").rows[0][0]) == 60
+
+
+def test_a_version_replace_took_out_of_the_lake_is_read_again_not_skipped(
+    tmp_path: Path,
+) -> None:
+    """A file edited and run with --replace, then put back as it was: the lake no longer
+    holds what the old version gave, so running it is not 'already ingested'."""
+    log = tmp_path / "session.jsonl"
+    whole = _generated(tmp_path / "whole.jsonl", 40, seed=61).read_bytes()
+    log.write_bytes(whole)
+    lake = tmp_path / "lake"
+    assert run_lake([str(log)], lake, workers=1).hands == 40
+    lines = whole.splitlines(keepends=True)
+    log.write_bytes(b"".join(lines[:25]))  # edited: 15 hands taken out
+    report = run_lake([str(log)], lake, workers=1, replace=True)
+    assert (report.hands, report.gone) == (25, 15)
+    log.write_bytes(whole)  # put back
+    report = run_lake([str(log)], lake, workers=1)
+    assert report.skipped == []
+    assert (report.hands, report.duplicates) == (15, 25)
+    assert int(run_query(lake, "SELECT count(*) FROM hands").rows[0][0]) == 40
+
+
+def test_the_same_bytes_at_another_path_are_read_again_once_replace_took_them_out(
+    tmp_path: Path,
+) -> None:
+    first = _generated(tmp_path / "a.jsonl", 30, seed=62)
+    copy = tmp_path / "b.jsonl"
+    copy.write_bytes(first.read_bytes())
+    lake = tmp_path / "lake"
+    run_lake([str(first)], lake, workers=1)
+    assert run_lake([str(copy)], lake, workers=1).skipped == [str(copy)]  # the same bytes
+    first.write_bytes(b"".join(first.read_bytes().splitlines(keepends=True)[:10]))
+    assert run_lake([str(first)], lake, workers=1, replace=True).gone == 20
+    report = run_lake([str(copy)], lake, workers=1)
+    assert (report.skipped, report.hands, report.duplicates) == ([], 20, 10)
+
+
+def test_rows_kept_of_a_merged_file_keep_their_input_ingested(tmp_path: Path) -> None:
+    """--replace of one input of a merged file writes the others' rows again: those
+    inputs are still in the lake, and still skipped."""
+    one, two = (
+        _generated(tmp_path / "one.jsonl", 20, 63),
+        _generated(tmp_path / "two.jsonl", 20, 64),
+    )
+    lake = tmp_path / "lake"
+    run_lake([str(one), str(two)], lake, workers=1)
+    run_lake([str(one)], lake, workers=1, replace=True)
+    assert run_lake([str(two)], lake, workers=1).skipped == [str(two)]

@@ -124,12 +124,29 @@ class Manifest:
         return out
 
     def ingested(self) -> dict[str, str]:
-        """Return the sha256 of every input a committed run has read, with that run's id."""
+        """Return the sha256 of every input a committed run has read, with that run's id.
+
+        An input whose rows a later run retired (``--replace`` of a new version of its
+        file, or of other bytes at its path) without writing them again is no longer
+        ingested: the lake does not hold what it gave, so the same bytes read again (the
+        old version put back, a copy elsewhere) are read, not skipped.
+        """
         seen: dict[str, str] = {}
+        files: dict[str, FileEntry] = {}
         for run in self.runs:
+            taken = {
+                sha for path in run.retired if path in files for sha, _ in files[path].inputs()
+            }
+            kept = {sha for added in run.added for sha, _ in added.inputs()}
+            for sha in taken - kept:
+                seen.pop(sha, None)
             for entry in run.inputs:
                 if not entry.skipped:
                     seen[entry.sha256] = run.run_id
+            for path in run.retired:
+                files.pop(path, None)
+            for added in run.added:
+                files[added.path] = added
         return seen
 
 
