@@ -24,6 +24,7 @@ import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
 from typing import Any, Protocol, TypeVar
 
@@ -119,9 +120,9 @@ class ProcessExecutor:
             for task in tasks:
                 pending.append(self._pool.submit(fn, task))
                 if len(pending) >= 2 * self.slots:
-                    yield pending.popleft().result()
+                    yield _result(pending.popleft())
             while pending:
-                yield pending.popleft().result()
+                yield _result(pending.popleft())
         finally:
             for future in pending:
                 future.cancel()
@@ -129,6 +130,17 @@ class ProcessExecutor:
     def close(self) -> None:
         """Shut the pool down, cancelling queued tasks."""
         self._pool.shutdown(cancel_futures=True)
+
+
+def _result(future: Future[R]) -> R:
+    """Return a local task's result; a worker process that died is an ExecutorError."""
+    try:
+        return future.result()
+    except BrokenProcessPool:
+        raise ExecutorError(
+            "a worker process died (killed, or out of memory?) before its chunk was done; "
+            "nothing was committed"
+        ) from None
 
 
 def _watch_driver(driver: int, every: float = 1.0) -> None:

@@ -16,7 +16,13 @@ import pyarrow.parquet as pq
 import pytest
 
 from pipeline.cli import main
-from pipeline.executors import MAX_WORKERS, SerialExecutor, check_workers
+from pipeline.executors import (
+    MAX_WORKERS,
+    ExecutorError,
+    ProcessExecutor,
+    SerialExecutor,
+    check_workers,
+)
 from pipeline.formats.jsonl import write_jsonl
 from pipeline.generate import generate_hands
 from pipeline.lake.manifest import load_manifest
@@ -167,6 +173,19 @@ def test_a_lock_file_a_killed_run_was_writing_is_cleaned_once_old(tmp_path: Path
 
 
 # ---------------------------------------------------------------------------- --workers
+
+
+def _die(task: int) -> int:
+    os._exit(1)
+
+
+def test_a_local_worker_that_dies_is_one_clear_executor_error() -> None:
+    pool = ProcessExecutor(1)
+    try:
+        with pytest.raises(ExecutorError, match="a worker process died"):
+            list(pool.map(_die, [1, 2]))
+    finally:
+        pool.close()
 
 
 @pytest.mark.parametrize("workers", ["0", "-1", "257", "100000"])
