@@ -27,7 +27,7 @@ from pipeline.formats.jsonl import write_jsonl
 from pipeline.generate import generate_hands
 from pipeline.lake.manifest import load_manifest
 from pipeline.lake.query import run_query
-from pipeline.lake.store import LOCK, LakeLocked, lake_lock
+from pipeline.lake.store import LOCK, LakeLocked, _start_ticks, lake_lock
 from pipeline.run import run_lake
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -143,6 +143,32 @@ def test_a_stale_lock_is_taken_over_and_a_live_one_says_who_holds_it(
     assert main(["run", str(log), "--out", str(lake), "--quiet"]) == 3
     err = " ".join(capsys.readouterr().err.split())
     assert f"locked by another run (pid {os.getpid()} on {host}" in err, err
+
+
+def test_a_lock_whose_pid_another_process_was_given_is_taken_over(tmp_path: Path) -> None:
+    """A container restarted after a kill gives the same pids again: the dead run's pid
+    may be a live process now (even this run), which did not start when the lock's did."""
+    lake = tmp_path / "lake"
+    lake.mkdir()
+    mine = _start_ticks(os.getpid())
+    assert mine is not None
+    host = socket.gethostname()
+    reused = {"pid": os.getpid(), "host": host, "since": 0, "started": mine - 100}
+    (lake / LOCK).write_text(json.dumps(reused))
+    assert run_lake([str(SAMPLES)], lake, workers=1).hands == 15
+    assert not (lake / LOCK).exists()
+    live = {"pid": os.getpid(), "host": host, "since": 0, "started": mine}  # this very one
+    (lake / LOCK).write_text(json.dumps(live))
+    with pytest.raises(LakeLocked, match=f"pid {os.getpid()}"):
+        run_lake([str(_generated(tmp_path / "more.jsonl", 10, seed=9))], lake, workers=1)
+
+
+def test_a_run_s_lock_says_when_it_started(tmp_path: Path) -> None:
+    lake = tmp_path / "lake"
+    with lake_lock(lake):
+        held = json.loads((lake / LOCK).read_text())
+    assert held["pid"] == os.getpid()
+    assert held["started"] == _start_ticks(os.getpid())
 
 
 def test_a_lock_that_cannot_be_written_is_named_in_the_error(

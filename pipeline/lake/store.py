@@ -95,6 +95,28 @@ def check_committed(lake: Path, manifest: Manifest) -> None:
             )
 
 
+def _holds(pid: int, started: object) -> bool:
+    """Tell whether the process ``pid`` of this host may be the run that took a lock: it is
+    alive and, when the lock says when its run started (``started``, in clock ticks since
+    boot), it started then (a process that did not is another one that was given the dead
+    run's pid, as a restarted container gives the same pids)."""
+    if not _alive(pid):
+        return False
+    now = _start_ticks(pid)
+    return now is None or not isinstance(started, int) or now == started
+
+
+def _start_ticks(pid: int) -> int | None:
+    """Return when a process started, in clock ticks since boot (``None``: unknown, as on
+    a system without ``/proc``): with its pid, it names one process for as long as the
+    machine is up, whatever the wall clock does."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        return int(stat.rsplit(")", 1)[1].split()[19])  # field 22, after the name's ")"
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -111,7 +133,8 @@ def lake_lock(lake: Path) -> Iterator[None]:
 
     The lock file appears whole or not at all (written under a temporary name, then linked
     to ``_lock``), so a run killed while taking it leaves no empty lock behind. A lock that
-    names a process of this host that no longer exists is taken over, by one run only: two
+    names a process of this host that no longer exists (or whose pid another process has
+    since been given: the lock says when its run started) is taken over, by one run only: two
     runs that find it at once take turns (an advisory lock on the stale file), and the
     second finds the first one's lock. Raises ``NotADirectoryError`` when the lake's path
     is a file (``--out hands.jsonl``)."""
@@ -124,6 +147,9 @@ def lake_lock(lake: Path) -> Iterator[None]:
     lake.mkdir(parents=True, exist_ok=True)
     path = lake / LOCK
     me = {"pid": os.getpid(), "host": socket.gethostname(), "since": time.time()}
+    started = _start_ticks(os.getpid())
+    if started is not None:
+        me["started"] = started
     for _ in range(_LOCK_TRIES):
         if _create_lock(path, me):
             break
@@ -168,7 +194,8 @@ def _take_over_or_refuse(lake: Path, path: Path, host: str) -> None:
         text = os.read(fd, 1 << 16)
         holder = _parse_lock(text)
         pid = holder.get("pid")
-        if holder.get("host") == host and isinstance(pid, int) and not _alive(pid):
+        started = holder.get("started")
+        if holder.get("host") == host and isinstance(pid, int) and not _holds(pid, started):
             try:  # one run at a time takes a stale lock over
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:  # another run is taking it over: try again
