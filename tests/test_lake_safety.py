@@ -175,14 +175,29 @@ def test_a_lock_that_cannot_be_written_is_named_in_the_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def refused(source: object, target: object) -> None:
-        raise PermissionError(errno.EACCES, "Permission denied", str(source))
+        raise OSError(errno.EROFS, "Read-only file system", str(source))
 
     monkeypatch.setattr("pipeline.lake.store.os.link", refused)
     lake = tmp_path / "lake"
     assert main(["run", str(SAMPLES), "--out", str(lake), "--quiet"]) == 3
     err = " ".join(capsys.readouterr().err.split())
-    assert f"Permission denied: {lake / LOCK}" in err, err
+    assert f"Read-only file system: {lake / LOCK}" in err, err
     assert ".tmp" not in err
+
+
+def test_a_lake_on_a_filesystem_without_hard_links_is_locked_all_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_links(source: object, target: object) -> None:
+        raise PermissionError(errno.EPERM, "Operation not permitted", str(source))
+
+    monkeypatch.setattr("pipeline.lake.store.os.link", no_links)
+    lake = tmp_path / "lake"
+    with lake_lock(lake):
+        assert json.loads((lake / LOCK).read_text())["pid"] == os.getpid()
+        with pytest.raises(LakeLocked, match=f"pid {os.getpid()}"), lake_lock(lake):
+            pass
+    assert sorted(p.name for p in lake.iterdir()) == []
 
 
 def test_a_lock_file_a_killed_run_was_writing_is_cleaned_once_old(tmp_path: Path) -> None:

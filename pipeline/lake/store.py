@@ -174,7 +174,12 @@ def _create_lock(path: Path, me: dict[str, object]) -> bool:
     try:
         with partial.open("x", encoding="utf-8") as out:
             json.dump(me, out)
-        os.link(partial, path)
+        try:
+            os.link(partial, path)
+        except OSError as error:
+            if error.errno not in _NO_LINKS:
+                raise
+            _create_in_place(path, me)  # a filesystem without hard links
     except FileExistsError:
         return False
     except OSError as error:  # a read-only lake, say: about the lock, not its temporary name
@@ -182,6 +187,17 @@ def _create_lock(path: Path, me: dict[str, object]) -> bool:
     finally:
         partial.unlink(missing_ok=True)
     return True
+
+
+_NO_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOSYS, errno.EMLINK}
+
+
+def _create_in_place(path: Path, me: dict[str, object]) -> None:
+    """Create the lock file and then write it (where a file cannot be linked): a run killed
+    in between leaves an empty lock, which names no run and is said so."""
+    fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        json.dump(me, out)
 
 
 def _take_over_or_refuse(lake: Path, path: Path, host: str) -> None:
