@@ -668,3 +668,19 @@ def test_a_converter_sign_in_one_hand_flags_the_whole_file() -> None:
     flags = [i.converted for i in parse_pokerstars(text, "x") if isinstance(i, HandRecord)]
     assert flags == [True, True, True]
     assert not any(i.converted for i in hands_of("mixed-games.txt") if isinstance(i, HandRecord))
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "line"),
+    [
+        ("Ed collected $305 from pot", "Ed collected $305 from side pot-0", 37),
+        ("Total pot $308 | Rake $3", "Total pot $308 Main pot $300. Side pot-0 $5. | Rake $3", 39),
+    ],
+)
+def test_a_side_pot_numbered_0_is_not_read_as_the_main_pot(old: str, new: str, line: int) -> None:
+    """Side pots are numbered from 1; pot 0 is the main pot, so ``side pot-0`` names no pot."""
+    assert old in HAND
+    reject = only_reject(HAND.replace(old, new))
+    assert (reject.code, reject.line) == (RejectCode.MALFORMED_HAND, 1)
+    assert reject.message.startswith(f"line {line}: ")
+    assert "side pot-0" in reject.message.lower()

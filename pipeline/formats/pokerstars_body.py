@@ -403,6 +403,8 @@ def _spaced_action(state: _State, seat: int, rest: str, line: int) -> bool:
         pot = 0
         if match.group("pot").startswith("side"):
             pot = int(match.group("n") or 1)
+            if pot == 0:  # pot 0 is the main pot: reading it so would be a guess
+                raise _error(line, f"side pots are numbered from 1: {match.group('pot')!r}")
         state.collections.append(
             Collection(seat, money.parse(match.group(1), line), pot=pot, run=state.show_run)
         )

@@ -137,6 +137,8 @@ def _total_line(state: _State, match: re.Match[str], line: int) -> None:
 def _pot_entry(state: _State, part: re.Match[str], line: int) -> tuple[int, int]:
     label = part.group("label")
     index = 0 if label.startswith("Main") else int(part.group("n") or 1)
+    if index == 0 and not label.startswith("Main"):  # pot 0 is the main pot
+        raise _error(line, f"side pots are numbered from 1: {label!r}")
     return index, state.money.parse(part.group(3), line)
 
 
