@@ -684,3 +684,20 @@ def test_a_side_pot_numbered_0_is_not_read_as_the_main_pot(old: str, new: str, l
     assert (reject.code, reject.line) == (RejectCode.MALFORMED_HAND, 1)
     assert reject.message.startswith(f"line {line}: ")
     assert "side pot-0" in reject.message.lower()
+
+
+@pytest.mark.parametrize(
+    ("line", "twice"),
+    [
+        ("Total pot $308 | Rake $3 | Rake $1", "'Rake'"),
+        ("Total pot $308 Main pot $200. Main pot $105. | Rake $3", "'Main pot'"),
+        ("Total pot $308 Main pot $200. Side pot $50. Side pot-1 $55. | Rake $3", "side pot 1"),
+        ("Total pot $308 | Main pot $300 | Main pot $5 | Rake $3", "'Main pot'"),
+    ],
+)
+def test_a_pot_line_naming_the_rake_or_a_pot_twice_is_rejected(line: str, twice: str) -> None:
+    """Which of two rakes (or two main pots) is the hand's would be a guess: neither is kept."""
+    reject = only_reject(HAND.replace("Total pot $308 | Rake $3", line))
+    assert (reject.code, reject.line) == (RejectCode.MALFORMED_HAND, 1)
+    assert reject.message.startswith("line 39: ")
+    assert "twice" in reject.message and twice in reject.message

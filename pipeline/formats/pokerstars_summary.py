@@ -14,7 +14,8 @@ showdown is a ``bad-card`` reject; each message quotes both lines. A seat the su
 won, with no collection line of its own where other seats have theirs, and no cash-out,
 is a ``bad-amount`` reject too (the summary pays someone the body does not), and so is a
 ``Board [..]`` line (``FIRST Board`` …) that is not the board dealt (``bad-card``), a second
-``Total pot`` line, a pot line part that is no pot, or a line no summary holds (text
+``Total pot`` line, a pot line part that is no pot (``Side pot-0``), a pot line that
+names the rake or a pot twice, or a line no summary holds (text
 right after a summary with no blank line between is read as part of it: another hand, a
 note; ``malformed-hand``). The real logs agree,
 hi/lo halves, runs of a board run twice and cash-outs included: a split pot's summary
@@ -126,6 +127,8 @@ def _total_line(state: _State, match: re.Match[str], line: int) -> None:
             state.pots.append(_pot_entry(state, pot_part, line))
             state.pots_before_rake = True  # Run It Once lists its pots before rake
         elif label.lower() == "rake":
+            if state.rake is not None:  # which is the hand's would be a guess
+                raise _error(line, f"the pot line names {label!r} twice: {match.group(0)!r}")
             state.rake = money.parse(labelled.group(2), line)
         elif label.upper() == "STP":
             state.added += money.parse(labelled.group(2), line)
@@ -139,6 +142,9 @@ def _pot_entry(state: _State, part: re.Match[str], line: int) -> tuple[int, int]
     index = 0 if label.startswith("Main") else int(part.group("n") or 1)
     if index == 0 and not label.startswith("Main"):  # pot 0 is the main pot
         raise _error(line, f"side pots are numbered from 1: {label!r}")
+    if any(index == listed for listed, _ in state.pots):  # which is the pot would be a guess
+        pot = repr(label) if index == 0 else f"side pot {index} ({label!r})"
+        raise _error(line, f"the pot line names {pot} twice")
     return index, state.money.parse(part.group(3), line)
 
 
