@@ -701,3 +701,28 @@ def test_a_pot_line_naming_the_rake_or_a_pot_twice_is_rejected(line: str, twice:
     assert (reject.code, reject.line) == (RejectCode.MALFORMED_HAND, 1)
     assert reject.message.startswith("line 39: ")
     assert "twice" in reject.message and twice in reject.message
+
+
+@pytest.mark.parametrize(
+    ("part", "fees"),
+    [
+        ("Jackpot $1", (("jackpot", 100),)),
+        ("Bad Beat Jackpot $1", (("bad-beat-jackpot", 100),)),
+        ("Cash Drop to Pot $1", None),  # money the site put in, not a fee it took
+        ("Bonus $1", None),
+    ],
+)
+def test_only_a_jackpot_in_the_pot_line_is_read_as_a_fee(
+    part: str, fees: tuple[tuple[str, int], ...] | None
+) -> None:
+    """A fee is money the site took: a part of the pot line that does not say so (site
+    money added, a promotion) is not taken for one."""
+    text = HAND.replace("Total pot $308 | Rake $3", f"Total pot $308 | Rake $2 | {part}")
+    if fees is not None:
+        result = only_hand(text).result
+        assert result is not None
+        assert [(f.kind, f.amount) for f in result.fees] == list(fees)
+        return
+    reject = only_reject(text)
+    assert (reject.code, reject.line) == (RejectCode.MALFORMED_HAND, 1)
+    assert reject.message.startswith("line 39: ") and repr(part) in reject.message

@@ -14,7 +14,8 @@ showdown is a ``bad-card`` reject; each message quotes both lines. A seat the su
 won, with no collection line of its own where other seats have theirs, and no cash-out,
 is a ``bad-amount`` reject too (the summary pays someone the body does not), and so is a
 ``Board [..]`` line (``FIRST Board`` …) that is not the board dealt (``bad-card``), a second
-``Total pot`` line, a pot line part that is no pot (``Side pot-0``), a pot line that
+``Total pot`` line, a pot line part that is no pot (``Side pot-0``) nor the rake, STP
+(money the site added) or a jackpot fee, a pot line that
 names the rake or a pot twice, or a line no summary holds (text
 right after a summary with no blank line between is read as part of it: another hand, a
 note; ``malformed-hand``). The real logs agree,
@@ -132,6 +133,12 @@ def _total_line(state: _State, match: re.Match[str], line: int) -> None:
             state.rake = money.parse(labelled.group(2), line)
         elif label.upper() == "STP":
             state.added += money.parse(labelled.group(2), line)
+        elif "jackpot" not in label.lower():  # a fee the site took, or money it added?
+            message = (
+                f"unrecognised part of the pot line: {text!r} (not a pot, the rake, STP or a "
+                "jackpot fee; whether the site took it or added it would be a guess)"
+            )
+            raise _error(line, message)
         else:
             kind = "-".join(label.lower().split())
             state.fees.append(Fee(kind, money.parse(labelled.group(2), line)))
