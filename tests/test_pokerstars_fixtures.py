@@ -726,3 +726,25 @@ def test_only_a_jackpot_in_the_pot_line_is_read_as_a_fee(
     reject = only_reject(text)
     assert (reject.code, reject.line) == (RejectCode.MALFORMED_HAND, 1)
     assert reject.message.startswith("line 39: ") and repr(part) in reject.message
+
+
+@pytest.mark.parametrize(
+    ("fold", "whole"),
+    [
+        ("Ana: folds [Ac Ad 2c 3c]", True),
+        ("Ana: folds [3c]", True),  # shows one of them
+        ("Ana: folds [Ac Ad 2c 4c]", False),
+        ("Ana: folds [Kd]", False),
+    ],
+)
+def test_cards_shown_on_a_fold_must_be_the_ones_dealt(fold: str, whole: bool) -> None:
+    """``Dealt to Ana [Ac Ad 2c 3c]`` then ``Ana: folds [..]``: other cards contradict it."""
+    text = HAND.replace("Ana: folds", fold)
+    if whole:
+        hand = only_hand(text)
+        assert [a.type for a in hand.actions if a.seat == 1] == [ActionType.DEAL, ActionType.FOLD]
+        return
+    reject = only_reject(text)
+    assert (reject.code, reject.line) == (RejectCode.BAD_CARD, 1)
+    assert reject.message.startswith("line 14: ")
+    assert "Ac Ad 2c 3c" in reject.message and "line 12" in reject.message

@@ -13,7 +13,8 @@ What the record holds, and what it never invents:
 - Only the hero's hole cards are dealt (``Dealt to X [..]``); anyone else's cards are known
   only from ``shows``, from a showdown ``mucks hand`` whose cards the summary prints, or a
   summary ``mucked [..]``. Several ``Dealt to`` lines (observed or converted hands) are
-  all recorded as deals, with no hero.
+  all recorded as deals, with no hero. Cards shown as a dealt player folds (``folds [..]``)
+  must be among the ones dealt (``bad-card`` otherwise).
 - Collections are the ``collected … from pot`` lines, untagged (hi/lo halves are just
   rows), with ``pot`` 0 for the main pot and N for side pot N (an unnumbered single
   ``side pot`` is 1) and ``run`` from ``*** FIRST/SECOND/THIRD SHOW DOWN ***``. A seat that
@@ -63,6 +64,7 @@ from dataclasses import dataclass, field
 
 from msgspec.structs import replace
 
+from pipeline.cards import format_card
 from pipeline.formats.pokerstars_header import (
     AMOUNT,
     HandError,
@@ -327,6 +329,18 @@ def _show(
     state.actions.append(Action(kind, seat=seat, cards=cards or None))
 
 
+def _folded_cards(state: _State, seat: int, cards: tuple[int, ...], line: int) -> None:
+    """Hold ``folds [..]`` to the cards dealt to the seat (the hero's, shown as it folds):
+    a card not among them is a ``bad-card`` reject naming the ``Dealt to`` line."""
+    dealt = state.dealt.get(seat)
+    if dealt is None or set(cards) <= set(dealt):
+        return
+    held = " ".join(format_card(c) for c in dealt)
+    dealt_at = ", ".join(str(n) for n in state.said.get(("deal", seat), []))
+    message = f"the cards folded are not among those dealt to the seat ({held}, line {dealt_at})"
+    raise _error(line, message, RejectCode.BAD_CARD)
+
+
 def _colon_action(state: _State, seat: int, rest: str, line: int) -> bool:
     """Read ``posts …``, ``folds``, ``raises X to Y`` … after ``name: ``; False if none."""
     money = state.money
@@ -336,7 +350,7 @@ def _colon_action(state: _State, seat: int, rest: str, line: int) -> bool:
         state.actions.append(Action(ActionType.CHECK, seat=seat))
     elif match := _FOLD_RE.match(rest):
         if match.group("cards") is not None:
-            _cards(match.group("cards"), line)  # the hero's, dealt already: cards all the same
+            _folded_cards(state, seat, _cards(match.group("cards"), line), line)
         state.actions.append(Action(ActionType.FOLD, seat=seat))
         state.folded.add(seat)
     elif match := _CALL_RE.match(rest):
@@ -452,6 +466,7 @@ def _dealt(state: _State, rest: str, line: int) -> bool:
         cards = tuple(c for g in groups for c in _cards(g, line))
         if cards:
             state.dealt[seat] = state.dealt.get(seat, ()) + cards
+            state.said.setdefault(("deal", seat), []).append(line)
             state.actions.append(Action(ActionType.DEAL, seat=seat, cards=cards))
             state.acting.add(seat)
         return True
