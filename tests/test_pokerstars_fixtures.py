@@ -748,3 +748,12 @@ def test_cards_shown_on_a_fold_must_be_the_ones_dealt(fold: str, whole: bool) ->
     assert (reject.code, reject.line) == (RejectCode.BAD_CARD, 1)
     assert reject.message.startswith("line 14: ")
     assert "Ac Ad 2c 3c" in reject.message and "line 12" in reject.message
+
+
+@pytest.mark.parametrize("name", ["CyX", "Cy(big blind)"])
+def test_a_summary_line_naming_another_player_than_the_seat_is_rejected(name: str) -> None:
+    """``Seat 3: CyX …`` is not Cy's line because it starts with ``Cy``."""
+    old = "Seat 3: Cy (big blind) folded on the Flop"
+    reject = only_reject(HAND.replace(old, old.replace("Cy (big blind)", name, 1)))
+    assert (reject.code, reject.line) == (RejectCode.MALFORMED_HAND, 1)
+    assert reject.message.startswith("line 43: ") and "'Cy'" in reject.message

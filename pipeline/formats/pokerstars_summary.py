@@ -158,8 +158,11 @@ def _pot_entry(state: _State, part: re.Match[str], line: int) -> tuple[int, int]
 def _summary_seat(state: _State, match: re.Match[str], line: int) -> None:
     seat = int(match.group("seat"))
     info = next((s for s in state.seats if s.seat == seat), None)
-    if info is None or not match.group("rest").startswith(info.name):
+    if info is None:
         raise _error(line, f"summary line for a seat not in the seat list: {match.group(0)!r}")
+    if not _names(match.group("rest"), info.name):
+        message = f"the summary line for seat {seat} does not name {info.name!r}, seated there"
+        raise _error(line, f"{message}: {match.group(0)!r}")
     rest = _POSITION_RE.sub("", match.group("rest")[len(info.name) :]).strip()
     state.summary_seats.add(seat)
     state.said.setdefault(("summary", seat), []).append(line)
@@ -172,6 +175,12 @@ def _summary_seat(state: _State, match: re.Match[str], line: int) -> None:
         shown = re.match(rf"^{verb} \[(?P<cards>[^\]]*)\]", rest)
         if shown:
             state.summary_cards[seat] = (kind, parse_cards_text(shown.group("cards"), line))
+
+
+def _names(rest: str, name: str) -> bool:
+    """Tell whether a summary seat line's text (after ``Seat N: ``) starts with ``name``
+    as a whole name (``Cy (big blind) …``, not ``CyX …``)."""
+    return rest == name or rest.startswith(name + " ")
 
 
 def summary_collections(state: _State) -> list[Collection]:
@@ -209,7 +218,7 @@ def is_whole_last_line(state: _State, text: str) -> bool:
         return False
     seat = int(match.group("seat"))
     info = next((s for s in state.seats if s.seat == seat), None)
-    if info is None or not match.group("rest").startswith(info.name):
+    if info is None or not _names(match.group("rest"), info.name):
         return False
     if state.acting - state.summary_seats - {seat}:
         return False  # a seat that played has no line yet: one may follow this one
