@@ -757,3 +757,20 @@ def test_a_summary_line_naming_another_player_than_the_seat_is_rejected(name: st
     reject = only_reject(HAND.replace(old, old.replace("Cy (big blind)", name, 1)))
     assert (reject.code, reject.line) == (RejectCode.MALFORMED_HAND, 1)
     assert reject.message.startswith("line 43: ") and "'Cy'" in reject.message
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "line", "said"),
+    [
+        ("Seat 5: Ed ", "Seat 7: Ed ", 7, "seat 7"),
+        ("6-max Seat #1 is", "6-max Seat #8 is", 2, "button seat 8"),
+    ],
+)
+def test_a_seat_beyond_the_table_size_is_rejected(old: str, new: str, line: int, said: str) -> None:
+    """``6-max`` has seats 1-6: a seat (or button) numbered beyond it contradicts the table
+    line, and which of the two is wrong would be a guess."""
+    assert old in HAND
+    reject = only_reject(HAND.replace(old, new))
+    assert (reject.code, reject.line) == (RejectCode.MALFORMED_HAND, 1)
+    assert reject.message.startswith(f"line {line}: ") and "6-max" in reject.message
+    assert said in reject.message

@@ -51,6 +51,8 @@ What the record holds, and what it never invents:
   split between players, ``by`` as written: the log gives no one's share), ``_stakes`` (the
   header's stakes as written, when they have amounts beyond the blinds read).
 
+A seat or button numbered beyond the table line's ``N-max`` is a ``malformed-hand`` reject.
+
 Reject codes raised: ``malformed-hand``, ``truncated-hand``, ``bad-amount``, ``bad-card``,
 ``bad-timestamp``, ``unsupported-game``.
 """
@@ -558,6 +560,7 @@ def parse_hand(
             raise _error(lines[1][0], "the hand ends in its table line", truncated)
         raise _error(lines[1][0], f"expected the table line, found {lines[1][1]!r}")
     start = _read_seats(state, lines, 2)
+    _check_table_size(state, table.max_seats, table.button, lines)
     if start >= len(lines):
         raise _error(lines[-1][0], "the hand ends in its seat list", truncated)
     last = len(lines) - 1
@@ -602,6 +605,19 @@ def parse_hand(
     _finish_cards(state)
     record = build_record(state, (table.table, table.max_seats, table.button), partial)
     return record, state.signs
+
+
+def _check_table_size(state: _State, size: int | None, button: int, lines: Sequence[Line]) -> None:
+    """Raise ``malformed-hand`` for a seat, or the button, numbered beyond ``N-max``
+    (the table line's size): which of the two is wrong would be a guess."""
+    if size is None:
+        return
+    for info, (number, _) in zip(state.seats, lines[2:], strict=False):
+        if info.seat > size:
+            raise _error(number, f"seat {info.seat} at a {size}-max table (seats 1-{size})")
+    if button > size:
+        message = f"button seat {button} at a {size}-max table (seats 1-{size})"
+        raise _error(lines[1][0], message)
 
 
 def _why_unfinished(state: _State, last: int) -> str:
