@@ -774,3 +774,15 @@ def test_a_seat_beyond_the_table_size_is_rejected(old: str, new: str, line: int,
     assert (reject.code, reject.line) == (RejectCode.MALFORMED_HAND, 1)
     assert reject.message.startswith(f"line {line}: ") and "6-max" in reject.message
     assert said in reject.message
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_a_utf16_file_joined_after_a_utf8_one_is_a_bad_encoding_reject(codec: str) -> None:
+    """Files joined together: the UTF-8 hand is read, the UTF-16 one after it (its NUL
+    bytes) is one ``bad-encoding`` reject that says so, not text outside any hand."""
+    data = HAND.encode() + b"\n\n" + HAND.encode(codec)
+    first, second = parse_pokerstars_bytes(data, "joined")
+    assert isinstance(first, HandRecord)
+    assert isinstance(second, Reject)
+    assert (second.code, second.line) == (RejectCode.BAD_ENCODING, 48)
+    assert "UTF-16" in second.message

@@ -24,6 +24,8 @@ mark, or cp1252 (FPDB's fallback) for a hand that is not valid UTF-8 and whose b
 ASCII are mostly not UTF-8. A hand of UTF-8 text with a stray byte that is not (a Latin-1
 chat line), or a byte cp1252 leaves undefined, is a ``bad-encoding`` reject naming the
 line, never guessed, so it cannot garble the names of its hand; the other hands are read.
+A file in UTF-16 is one ``bad-encoding`` reject; so is UTF-16 text joined after
+UTF-8 text (lines with NUL bytes between their characters where a hand would start).
 ``\\r\\n`` and ``\\r`` line ends are read as ``\\n``.
 
 Money: integer units of the hand; cash games in cents (finer when an amount needs it),
@@ -329,6 +331,16 @@ def _parse_block(
     (see :func:`~pipeline.formats.pokerstars_body.parse_hand`)."""
     first_line, first_text = block[0]
     if not is_header_line(first_text):
+        if any("\x00" in text.strip(_END_OF_FILE) for _, text in block):
+            return Reject(
+                source,
+                first_line,
+                RejectCode.BAD_ENCODING,
+                f"lines {first_line}-{block[-1][0]}: NUL bytes between the characters, as "
+                "in UTF-16 text (a UTF-16 file joined to this one?); hand logs are read as "
+                "UTF-8: convert it, e.g. iconv -f UTF-16 -t UTF-8",
+                first_text.replace("\x00", "")[:EXCERPT_CHARS],
+            )
         return Reject(
             source,
             first_line,
