@@ -786,3 +786,40 @@ def test_a_utf16_file_joined_after_a_utf8_one_is_a_bad_encoding_reject(codec: st
     assert isinstance(second, Reject)
     assert (second.code, second.line) == (RejectCode.BAD_ENCODING, 48)
     assert "UTF-16" in second.message
+
+
+THRICE = (FIXTURES / "run-three-times.txt").read_text(encoding="utf-8")
+TWICE = "".join(
+    line
+    for line in THRICE.splitlines(keepends=True)
+    if not line.startswith(("*** THIRD FLOP", "*** THIRD TURN", "*** THIRD RIVER", "THIRD Board"))
+).replace("Hand was run three times", "Hand was run twice")
+TWICE = TWICE[: TWICE.index("*** THIRD SHOW DOWN")] + TWICE[TWICE.index("*** SUMMARY") :]
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "code"),
+    [
+        (THRICE.replace("Hand was run three times", "Hand was run twice"), 37, "malformed-hand"),
+        (TWICE.replace("Hand was run twice", "Hand was run three times"), 30, "malformed-hand"),
+        (
+            THRICE.replace("Hand was run three times\n", "Board [As Ks Qs Js Ts]\n"),
+            37,
+            "bad-card",
+        ),
+        (TWICE.replace("*** SECOND SHOW DOWN", "*** THIRD SHOW DOWN"), 24, "malformed-hand"),
+    ],
+)
+def test_a_board_run_more_than_once_is_held_to_the_runs_dealt(
+    text: str, line: int, code: str
+) -> None:
+    """The summary's run count and its boards, and each showdown's run, are the runs dealt."""
+    reject = only_reject(text)
+    assert (reject.code, reject.line) == (RejectCode(code), 1)
+    assert reject.message.startswith(f"line {line}: ")
+
+
+def test_the_plain_board_of_a_hand_run_twice_may_be_its_shared_cards_or_a_run() -> None:
+    for board in ("2c 7h 9d 3s 4h", "Qh 8c 5d 6s Tc"):
+        text = THRICE.replace("Hand was run three times\n", f"Board [{board}]\n")
+        assert only_hand(text).result is not None

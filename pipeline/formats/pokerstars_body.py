@@ -288,6 +288,10 @@ def _street(state: _State, match: re.Match[str], line: int) -> None:
         state.in_summary = True
         return
     if name.startswith("SHOW"):
+        if run is not None and run not in state.run_boards:
+            runs = len(state.run_boards)
+            dealt = f"run {runs} times" if runs else "run once"
+            raise _error(line, f"{match.group(0)!r}, but the board was {dealt}")
         state.show_run = run
         return
     if name == "HOLE CARDS":

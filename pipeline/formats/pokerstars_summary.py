@@ -13,7 +13,9 @@ that: a summary seat line whose ``won (X)``/``collected (X)`` is not what the se
 showdown is a ``bad-card`` reject; each message quotes both lines. A seat the summary says
 won, with no collection line of its own where other seats have theirs, and no cash-out,
 is a ``bad-amount`` reject too (the summary pays someone the body does not), and so is a
-``Board [..]`` line (``FIRST Board`` …) that is not the board dealt (``bad-card``), a second
+``Board [..]`` line (``FIRST Board`` …) that is not the board dealt (a plain one, in a
+hand run more than once, neither its shared cards nor a run's board: ``bad-card``), a
+``Hand was run twice`` line when the board was run another number of times, a second
 ``Total pot`` line, a pot line part that is no pot (``Side pot-0``) nor the rake, STP
 (money the site added) or a jackpot fee, a pot line that
 names the rake or a pot twice, or a line no summary holds (text
@@ -55,7 +57,7 @@ _POT_PART_RE = re.compile(rf"(?P<label>Main pot|Side pot(?:[- ]?(?P<n>[0-9]+))?)
 _LABELLED_RE = re.compile(rf"^(?P<label>[A-Za-z][A-Za-z .'/-]*?):? {_A}\.?$")
 _BOARD_LINE_RE = re.compile(r"^(?:(?P<run>FIRST|SECOND|THIRD) )?Board \[(?P<cards>[^\]]*)\]$")
 _RUNS = {"FIRST": 1, "SECOND": 2, "THIRD": 3}
-_RUN_AGAIN_RE = re.compile(r"^Hand was run (?:twice|three times)$")
+_RUN_AGAIN_RE = re.compile(r"^Hand was run (?P<runs>twice|three times)$")
 _NO_TEXT = " \t\x00\x1a"
 """A line of only these is none: the NUL or Ctrl-Z (``copy a+b``) that may end a file."""
 SUMMARY_SEAT_RE = re.compile(r"^Seat (?P<seat>[0-9]+): (?P<rest>.*)$")
@@ -87,17 +89,27 @@ def read_summary_line(state: _State, line: int, text: str) -> None:
         _summary_seat(state, match, line)
     elif match := _BOARD_LINE_RE.match(text):
         _summary_board(state, match, line)
-    elif text.strip(_NO_TEXT) and not _RUN_AGAIN_RE.match(text):  # the runouts are known
+    elif match := _RUN_AGAIN_RE.match(text):
+        runs = 2 if match.group("runs") == "twice" else 3
+        if runs != len(state.run_boards):
+            dealt = len(state.run_boards)
+            message = f"{text!r}, but the board was run {dealt or 'once'}"
+            raise _error(line, message + (" times" if dealt else ""))
+    elif text.strip(_NO_TEXT):
         raise _error(line, f"not a line of a summary: {text[:80]!r}")
 
 
 def _summary_board(state: _State, match: re.Match[str], line: int) -> None:
     """Hold ``Board [..]`` (``FIRST Board [..]`` …) to the board the body dealt."""
     run = _RUNS.get(match.group("run") or "")
-    if run is None and state.run_boards:
-        return  # a board run more than once: its runs' lines say each
-    board = state.shared_board + (state.run_boards.get(run, []) if run else [])
     cards = parse_cards_text(match.group("cards"), line)
+    if run is None and state.run_boards:  # run more than once: the shared cards, or a run
+        boards = [state.shared_board + runout for runout in state.run_boards.values()]
+        if any(tuple(board) == cards for board in [state.shared_board, *boards]):
+            return
+        board = state.shared_board
+    else:
+        board = state.shared_board + (state.run_boards.get(run, []) if run else [])
     if tuple(board) != cards:
         dealt = " ".join(format_card(c) for c in board) or "none"
         message = f"the summary's board is not the one dealt ({dealt}): {match.group(0)!r}"
