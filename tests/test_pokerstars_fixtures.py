@@ -823,3 +823,20 @@ def test_the_plain_board_of_a_hand_run_twice_may_be_its_shared_cards_or_a_run() 
     for board in ("2c 7h 9d 3s 4h", "Qh 8c 5d 6s Tc"):
         text = THRICE.replace("Hand was run three times\n", f"Board [{board}]\n")
         assert only_hand(text).result is not None
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "line"),
+    [
+        ("*** HOLE CARDS ***", "*** HOLE CARDS *** [Ks]", 11),
+        ("*** SHOW DOWN ***", "*** SHOW DOWN *** [Ks]", 34),
+        ("*** SUMMARY ***", "*** SUMMARY *** [Ks]", 38),
+        ("Dealt to Ana [Ac Ad 2c 3c]", "Dealt to Ana []", 12),
+    ],
+)
+def test_cards_written_where_none_are_read_are_rejected(old: str, new: str, line: int) -> None:
+    """Cards on a line that deals none (or a deal of no cards) are not passed over."""
+    assert old in HAND
+    reject = only_reject(HAND.replace(old, new))
+    assert (reject.code, reject.line) == (RejectCode.MALFORMED_HAND, 1)
+    assert reject.message.startswith(f"line {line}: ")

@@ -284,6 +284,9 @@ def _cards(text: str, line: int) -> tuple[int, ...]:
 def _street(state: _State, match: re.Match[str], line: int) -> None:
     name = match.group("name")
     run = _RUNS.get(match.group("run") or "")
+    if match.group("cards") and (name in ("HOLE CARDS", "SUMMARY") or name.startswith("SHOW")):
+        # no board is dealt there: the cards would be lost
+        raise _error(line, f"cards on a line that deals none: {match.group(0)!r}")
     if name == "SUMMARY":
         state.in_summary = True
         return
@@ -470,11 +473,12 @@ def _dealt(state: _State, rest: str, line: int) -> bool:
             continue
         groups = _GROUP_RE.findall(rest[len(name) :])
         cards = tuple(c for g in groups for c in _cards(g, line))
-        if cards:
-            state.dealt[seat] = state.dealt.get(seat, ()) + cards
-            state.said.setdefault(("deal", seat), []).append(line)
-            state.actions.append(Action(ActionType.DEAL, seat=seat, cards=cards))
-            state.acting.add(seat)
+        if not cards:
+            raise _error(line, f"a deal of no cards: 'Dealt to {rest}'")
+        state.dealt[seat] = state.dealt.get(seat, ()) + cards
+        state.said.setdefault(("deal", seat), []).append(line)
+        state.actions.append(Action(ActionType.DEAL, seat=seat, cards=cards))
+        state.acting.add(seat)
         return True
     return False
 
