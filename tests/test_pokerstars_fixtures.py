@@ -840,3 +840,20 @@ def test_cards_written_where_none_are_read_are_rejected(old: str, new: str, line
     reject = only_reject(HAND.replace(old, new))
     assert (reject.code, reject.line) == (RejectCode.MALFORMED_HAND, 1)
     assert reject.message.startswith(f"line {line}: ")
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Omaha Pot Limit (10/20)", "Omaha Pot Limit ($10/$20 USD)"),
+        ("Omaha Pot Limit (10/20)", "Omaha Pot Limit (10/20 EUR)"),
+    ],
+)
+def test_a_play_money_table_in_a_real_currency_is_rejected(old: str, new: str) -> None:
+    """The header names a currency and the table line says play money: which is the hand's
+    money would be a guess."""
+    text = (FIXTURES / "home-game-dead-blinds.txt").read_text(encoding="utf-8")
+    assert old in text
+    reject = only_reject(text.replace(old, new))
+    assert (reject.code, reject.line) == (RejectCode.BAD_AMOUNT, 1)
+    assert reject.message.startswith("line 2: ") and "Play Money" in reject.message

@@ -567,6 +567,9 @@ def parse_hand(
         if len(lines) == 2:
             raise _error(lines[1][0], "the hand ends in its table line", truncated)
         raise _error(lines[1][0], f"expected the table line, found {lines[1][1]!r}")
+    if table.play_money and header.real_money:  # which is the hand's money would be a guess
+        message = f"a (Play Money) table in a game in {header.currency}: {lines[1][1]!r}"
+        raise _error(lines[1][0], message, RejectCode.BAD_AMOUNT)
     start = _read_seats(state, lines, 2)
     _check_table_size(state, table.max_seats, table.button, lines)
     if start >= len(lines):
