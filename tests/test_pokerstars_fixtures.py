@@ -857,3 +857,11 @@ def test_a_play_money_table_in_a_real_currency_is_rejected(old: str, new: str) -
     reject = only_reject(text.replace(old, new))
     assert (reject.code, reject.line) == (RejectCode.BAD_AMOUNT, 1)
     assert reject.message.startswith("line 2: ") and "Play Money" in reject.message
+
+
+@pytest.mark.parametrize("amount", ["$0,250", "$0,004", "$00,250"])
+def test_a_comma_after_a_leading_zero_is_no_thousands_separator(amount: str) -> None:
+    """``$0,250`` is a decimal comma (0.25) or nothing: never two hundred and fifty."""
+    reject = only_reject(HAND.replace("Ed: calls $4", f"Ed: calls {amount}"))
+    assert (reject.code, reject.line) == (RejectCode.BAD_AMOUNT, 1)
+    assert reject.message.startswith("line 13: ") and repr(amount) in reject.message

@@ -218,7 +218,10 @@ class MoneyReader:
         if "," in body_text:
             whole, _, _ = body_text.partition(".")
             groups = whole.split(",")
-            if not (1 <= len(groups[0]) <= 3 and all(len(g) == 3 for g in groups[1:])):
+            first = groups[0]  # "0,250" is a decimal comma, not 250
+            if not (
+                1 <= len(first) <= 3 and first[0] != "0" and all(len(g) == 3 for g in groups[1:])
+            ):
                 raise HandError(
                     RejectCode.BAD_AMOUNT, line, f"line {line}: not an amount: {text!r}"
                 )
