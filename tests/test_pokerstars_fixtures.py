@@ -780,9 +780,11 @@ def test_a_seat_beyond_the_table_size_is_rejected(old: str, new: str, line: int,
 def test_a_utf16_file_joined_after_a_utf8_one_is_a_bad_encoding_reject(codec: str) -> None:
     """Files joined together: the UTF-8 hand is read, the UTF-16 one after it (its NUL
     bytes) is one ``bad-encoding`` reject that says so, not text outside any hand."""
-    data = HAND.encode() + b"\n\n" + HAND.encode(codec)
+    hand = HAND.replace("Ana", "Anaïs")  # text beyond ASCII: decided on the hand's own bytes
+    data = hand.encode() + b"\n\n" + HAND.encode(codec)
     first, second = parse_pokerstars_bytes(data, "joined")
     assert isinstance(first, HandRecord)
+    assert first.seats[0].player == "Anaïs"
     assert isinstance(second, Reject)
     assert (second.code, second.line) == (RejectCode.BAD_ENCODING, 48)
     assert "UTF-16" in second.message

@@ -19,11 +19,13 @@ saved with one). A last line with no line end after it may be cut short: unless 
 whole beyond doubt, it is not read and its hand is ``partial`` (see
 :func:`~pipeline.formats.pokerstars_body.parse_hand`).
 
-Encoding, decided hand by hand (:func:`_decode_hand`): UTF-8 with or without a byte-order
-mark, or cp1252 (FPDB's fallback) for a hand that is not valid UTF-8 and whose bytes beyond
-ASCII are mostly not UTF-8. A hand of UTF-8 text with a stray byte that is not (a Latin-1
-chat line), or a byte cp1252 leaves undefined, is a ``bad-encoding`` reject naming the
-line, never guessed, so it cannot garble the names of its hand; the other hands are read.
+Encoding, decided hand by hand (:func:`_decode_hand`, on the bytes from a header line to the
+next blank line, so text joined after a hand cannot change how it reads): UTF-8 with or
+without a byte-order mark, or cp1252 (FPDB's fallback) for a hand that is not valid UTF-8
+and whose bytes beyond ASCII are mostly not UTF-8. A hand of UTF-8 text with a stray byte
+that is not (a Latin-1 chat line), or a byte cp1252 leaves undefined, is a ``bad-encoding``
+reject naming the line, never guessed, so it cannot garble the names of its hand; the other
+hands are read.
 A file in UTF-16 is one ``bad-encoding`` reject; so is UTF-16 text joined after
 UTF-8 text (lines with NUL bytes between their characters where a hand would start).
 ``\\r\\n`` and ``\\r`` line ends are read as ``\\n``.
@@ -510,14 +512,32 @@ def _chunk_items(chunks: Iterable[_Chunk], source: str) -> Iterator[HandRecord |
             first = raw_lines[0].decode("utf-8", "replace")[:EXCERPT_CHARS]
             yield Reject(source, begin, RejectCode.MALFORMED_HAND, message, first)
             continue
-        data = b"\n".join(raw_lines)
-        text = _decode_hand(data, begin)
-        if isinstance(text, _Undecodable):
-            yield _bad_encoding(text.message, raw_lines[0], begin, source)
-            continue
-        lines = [(begin + k, line.rstrip()) for k, line in enumerate(text.split("\n"))]
-        for block in _blocks(lines):
-            yield _parse_block(block, source, chunk.cut, chunk.open_line, chunk.file_end)
+        for start, piece in _paragraphs(begin, raw_lines):
+            text = _decode_hand(b"\n".join(piece), start)
+            if isinstance(text, _Undecodable):
+                yield _bad_encoding(text.message, piece[0], start, source)
+                continue
+            lines = [(start + k, line.rstrip()) for k, line in enumerate(text.split("\n"))]
+            for block in _blocks(lines):
+                yield _parse_block(block, source, chunk.cut, chunk.open_line, chunk.file_end)
+
+
+def _paragraphs(begin: int, lines: list[bytes]) -> Iterator[tuple[int, list[bytes]]]:
+    """Split a chunk's lines (the first of them ``begin``) at blank lines, each run of
+    other lines with the number of its first: a blank line ends a hand, so each is decoded
+    on its own bytes (a hand, or the text after it: another file joined to this one)."""
+    piece: list[bytes] = []
+    start = begin
+    for number, line in enumerate(lines, start=begin):
+        if line.strip():
+            if not piece:
+                start = number
+            piece.append(line)
+        elif piece:
+            yield start, piece
+            piece = []
+    if piece:
+        yield start, piece
 
 
 @dataclass(frozen=True, slots=True)
