@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
-__all__ = ["replaced", "sha256_of", "temporary_name"]
+__all__ = ["fsync_dir", "fsync_file", "replaced", "sha256_of", "temporary_name"]
 
 
 def temporary_name(target: Path) -> Path:
@@ -108,6 +108,27 @@ def _naming(error: OSError, target: Path) -> OSError:
     if error.errno is None:
         return error
     return type(error)(error.errno, error.strerror, str(target))
+
+
+def fsync_file(path: Path) -> None:
+    """Flush a written file's bytes to disk (before a rename that publishes it)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def fsync_dir(path: Path) -> None:
+    """Flush a folder's entries (files renamed into it) to disk, where the platform can."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:  # pragma: no cover - platforms without directory fds
+        return
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def sha256_of(path: str | Path, limit: int | None = None) -> tuple[str, int]:

@@ -460,8 +460,7 @@ def run_lake(
         if retire:  # hands only the retired rows held: the new versions lack them
             retired = retired_keys(root, (p for p in retire if live[p].table == "hands"))
             report.gone = len(retired - seen.keys.present(list(retired)))
-        for f in added:
-            publish(root, staging / f.path, f.path)
+        publish(root, staging, [f.path for f in added])
         run = RunEntry(
             run_id=report.run_id,
             started_at=started_at,

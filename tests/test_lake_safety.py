@@ -378,3 +378,43 @@ def test_rows_kept_of_a_merged_file_keep_their_input_ingested(tmp_path: Path) ->
     run_lake([str(one), str(two)], lake, workers=1)
     run_lake([str(one)], lake, workers=1, replace=True)
     assert run_lake([str(two)], lake, workers=1).skipped == [str(two)]
+
+
+def test_published_files_reach_the_disk_before_the_manifest_lists_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A power cut must not leave a committed manifest listing empty files: each data file
+    is flushed before it is renamed into the lake, its folder after, and the manifest last."""
+    events: list[tuple[str, str]] = []
+    real_fsync, real_replace = os.fsync, os.replace
+
+    def fsync(fd: int) -> None:
+        events.append(("fsync", os.readlink(f"/proc/self/fd/{fd}")))
+        real_fsync(fd)
+
+    def replace(src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> None:
+        events.append(("replace", f"{os.path.abspath(src)} {os.path.abspath(dst)}"))
+        real_replace(src, dst)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "replace", replace)
+    lake = tmp_path / "lake"
+    run_lake([str(SAMPLES)], lake, workers=1)
+    files = [p for p, f in load_manifest(lake).live_files().items()]
+    assert files
+    manifest = next(
+        k
+        for k, (kind, what) in enumerate(events)
+        if kind == "replace" and what.endswith(f"{lake}/_manifest.json")
+    )
+    for relative in files:
+        target = str(lake / relative)
+        moved = next(
+            k
+            for k, (kind, what) in enumerate(events)
+            if kind == "replace" and what.endswith(" " + target)
+        )
+        source = events[moved][1].split(" ")[0]
+        assert ("fsync", source) in events[:moved], relative  # its bytes, before it moves
+        folder = events.index(("fsync", str(Path(target).parent)), moved)  # then its folder
+        assert folder < manifest, relative

@@ -12,11 +12,10 @@ so a reader sees either the old manifest or the new one, never a mix.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from pipeline.files import replaced
+from pipeline.files import fsync_dir, replaced
 
 __all__ = [
     "MANIFEST",
@@ -219,15 +218,4 @@ def write_manifest(lake: Path, manifest: Manifest) -> None:
     body = text.encode()
     with replaced(lake / MANIFEST, durable=True) as out:
         out.write(body)
-    _fsync_dir(lake)
-
-
-def _fsync_dir(path: Path) -> None:
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:  # pragma: no cover - platforms without directory fds
-        return
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    fsync_dir(lake)

@@ -23,6 +23,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from pipeline.files import fsync_dir, fsync_file
 from pipeline.lake.manifest import MANIFEST, Manifest
 from pipeline.lake.schema import TABLES
 
@@ -263,11 +264,19 @@ def staging_dir(lake: Path, run_id: str) -> Path:
     return path
 
 
-def publish(lake: Path, staged: Path, relative: str) -> None:
-    """Move one staged file to its place in the lake (``relative`` to the lake)."""
-    target = lake / relative
-    target.parent.mkdir(parents=True, exist_ok=True)
-    os.replace(staged, target)
+def publish(lake: Path, staging: Path, paths: list[str]) -> None:
+    """Move staged files to their places in the lake (``paths`` relative to both), each
+    file's bytes on disk before it moves and the folders' entries after: the manifest,
+    committed next, must never list a file a power cut left empty or unnamed."""
+    folders: set[Path] = set()
+    for relative in paths:
+        target = lake / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fsync_file(staging / relative)
+        os.replace(staging / relative, target)
+        folders.add(target.parent)
+    for folder in sorted(folders):
+        fsync_dir(folder)
 
 
 def clean_orphans(lake: Path, manifest: Manifest) -> list[str]:
