@@ -92,7 +92,7 @@ from pipeline.reports.explain_render import FORMATS as EXPLAIN_FORMATS
 from pipeline.reports.explain_render import render as render_explanation
 from pipeline.reports.stats import GROUPS, StatsFilter, player_stats
 from pipeline.rules import ENGINE, UnknownRuleSet, get_rule_set
-from pipeline.run import run_lake
+from pipeline.run import STDIN_REPLACE, run_lake
 from pipeline.violations import Reject
 
 __all__ = ["app", "main"]
@@ -366,7 +366,8 @@ def run_command(
         typer.Option(
             "--replace",
             help="Ingest inputs again, retiring the rows earlier runs took from them (and from "
-            "earlier versions of the same file, e.g. a session file that has grown).",
+            "earlier versions of the same file, e.g. a session file that has grown). Files "
+            "only, not - (stdin).",
         ),
     ] = False,
     input_format: InputFormat = None,
@@ -439,6 +440,8 @@ def run_command(
         raise typer.BadParameter(
             f"--staging {staging!r} is not a URL (scheme://path)", param_hint="--staging"
         )
+    if replace and "-" in inputs:
+        raise typer.BadParameter(STDIN_REPLACE, param_hint="--replace")
     check_input_format(input_format)
     rule_set = rule_set_named(rules)
     try:

@@ -89,7 +89,7 @@ from pipeline.rules import STANDARD, RuleSet, replay
 from pipeline.settle import hand_status, settle_many
 from pipeline.violations import Reject
 
-__all__ = ["ChunkResult", "ChunkTask", "RunReport", "process_chunk", "run_lake"]
+__all__ = ["STDIN_REPLACE", "ChunkResult", "ChunkTask", "RunReport", "process_chunk", "run_lake"]
 
 CHUNK_HANDS = 5000
 """Hands per task: large enough for few files, small enough for flat memory."""
@@ -314,6 +314,12 @@ def _chunks(
         yield lines, rejects
 
 
+STDIN_REPLACE = (
+    "--replace takes the rows of inputs the lake holds by their content, and stdin's is "
+    "known only once it is read: save it to a file and run --replace on that"
+)
+
+
 def run_lake(
     inputs: Iterable[str],
     lake: str | Path,
@@ -368,6 +374,8 @@ def run_lake(
     report = RunReport(run_id=_new_run_id(), lake=str(root), executor=kind)
     progress = on_progress or (lambda event, n: None)
     given = list(inputs)
+    if replace and "-" in given:
+        raise ValueError(STDIN_REPLACE)
     names = list(discover(given, regular_only=True))
     if not names:  # folders with no hand log in them: nothing to run, no lake to make
         raise FileNotFoundError(errno.ENOENT, "no hand log to read in", " ".join(given))

@@ -418,3 +418,20 @@ def test_published_files_reach_the_disk_before_the_manifest_lists_them(
         assert ("fsync", source) in events[:moved], relative  # its bytes, before it moves
         folder = events.index(("fsync", str(Path(target).parent)), moved)  # then its folder
         assert folder < manifest, relative
+
+
+def test_replace_with_stdin_is_refused_as_it_could_replace_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--replace finds the rows to take by an input's content, which stdin's is not known
+    until read: the hands came in as duplicates and nothing was replaced, without a word.
+    It is a usage error, and nothing is made."""
+    lake = tmp_path / "lake"
+    with (SAMPLES / "plo.jsonl").open() as stdin:
+        monkeypatch.setattr("sys.stdin", stdin)
+        assert main(["run", "-", "--out", str(lake), "--replace", "--quiet"]) == 2
+    assert "stdin's is known only once it is read" in " ".join(capsys.readouterr().err.split())
+    assert not lake.exists()
+    with pytest.raises(ValueError, match="save it to a file"):
+        run_lake([str(SAMPLES / "plo.jsonl"), "-"], lake, replace=True)
+    assert not lake.exists()
