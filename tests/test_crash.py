@@ -143,7 +143,9 @@ def test_a_full_disk_leaves_the_lake_unchanged_with_a_clear_message(
     assert len(_contents(lake)["hands"]) > len(before["hands"])
 
 
+@pytest.mark.parametrize("failing", ["manifest", "part-"])
 def test_a_full_disk_at_the_commit_leaves_the_lake_unchanged(
+    failing: str,
     inputs: tuple[Path, Path],
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
@@ -154,10 +156,14 @@ def test_a_full_disk_at_the_commit_leaves_the_lake_unchanged(
     run_lake([str(first)], lake, workers=1)
     before, listing = _contents(lake), _files(lake)
 
-    def full_disk(fd: int) -> None:
+    real_fsync = os.fsync
+
+    def full_disk(fd: int) -> None:  # flushing the manifest, or a data file, fails
+        if failing not in os.readlink(f"/proc/self/fd/{fd}"):
+            return real_fsync(fd)
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr("pipeline.lake.manifest.os.fsync", full_disk)
+    monkeypatch.setattr(os, "fsync", full_disk)
     code = main(["run", str(second), "--out", str(lake), "--quiet", "--workers", "1"])
     assert code == 3
     assert "No space left on device" in capsys.readouterr().err
