@@ -414,6 +414,10 @@ def test_repeated_deals_fail_and_are_named(
     row = next(r for r in _fairness_rows(report) if r[0] == "deals: repeated deals")
     assert f"AGAIN-5 repeats {with_deck[5].hand_id}" in row[-1]
     assert "5 hand(s) repeat an earlier deal" in render_markdown(report)
+    # the finding (the CSV row) names the repeated hands too, not the test alone
+    finding = next(f for f in report.findings if f.kind == "deal-fairness")
+    assert finding.message.startswith("deals: repeated deals: 5 hand(s) repeat an earlier deal")
+    assert f"AGAIN-5 (Croupier Generator) repeats {with_deck[5].hand_id}" in finding.message
 
 
 def _fairness_rows(report: Audit) -> tuple[tuple[str, ...], ...]:
@@ -485,6 +489,19 @@ def test_a_board_rigged_to_pair_one_seat_fails_and_names_the_counts() -> None:
     assert [t.kind for t in verdicts] == ["pairs", "pairs"]
     assert [t.result for t in verdicts] == ["fail", "pass"]
     assert verdicts[0].statistic == pytest.approx(rigged.z**2)
+
+
+def test_a_failed_pairing_test_is_a_finding_with_its_counts() -> None:
+    from pipeline.reports.audit import _failed_test
+
+    rigged = board_pairs(_shuffled_deals(random.Random(12), 2000, rigged=0.15))
+    fairness = fairness_of_counts({}, {}, hole_hands=0, decks=0, board=rigged)
+    finding = _failed_test(fairness.tests[0], fairness)
+    assert finding.kind == "deal-fairness" and finding.expected == "p >= 0.01 after Holm"
+    assert finding.message == (
+        f"boards: pairing the hole cards: board cards paired {rigged.observed} hole cards "
+        f"vs {rigged.expected:.1f} expected (z = {rigged.z:+.1f})"
+    )
 
 
 def test_a_deal_with_a_card_twice_is_left_out_of_the_board_test() -> None:

@@ -222,7 +222,7 @@ def audit(
             findings += listed[:cap]
         step("fairness of the deal")
         fairness = deal_fairness(con, alpha=alpha)
-        failed = [_failed_test(t, alpha) for t in fairness.tests if t.result == FAIL]
+        failed = [_failed_test(t, fairness) for t in fairness.tests if t.result == FAIL]
         counted["deal-fairness"] = len(failed)
         findings += failed[:cap]
     finally:
@@ -411,17 +411,33 @@ def _paid_out(con: duckdb.DuckDBPyConnection, cap: int) -> Rows:
     return out, total
 
 
-def _failed_test(test: ChiSquare, alpha: float) -> Finding:
-    """A fairness test the deal failed, as a finding: which, its p-value, the cells furthest
-    from what a fair deal expects."""
+def _failed_test(test: ChiSquare, fairness: Fairness) -> Finding:
+    """A fairness test the deal failed, as a finding: which, its p-value, and what it saw
+    (the cells furthest from what a fair deal expects; the board's pairs against their
+    expectation; the hands that repeat an earlier deal, named)."""
     far = ", ".join(f"{cell} {seen} vs {want:.1f}" for cell, seen, want in largest_deviations(test))
+    saw = f"furthest from a fair deal: {far}" if far else ""
+    if test.kind == "pairs":
+        board = fairness.board
+        saw = (
+            f"board cards paired {board.observed} hole cards vs {board.expected:.1f} "
+            f"expected (z = {board.z:+.1f})"
+        )
+    elif test.kind == "repeats":
+        repeats = fairness.repeats
+        named = ", ".join(
+            f"{r.hand_id} ({r.site}) repeats {r.first_hand_id} ({r.first_site})"
+            for r in repeats.examples
+        )
+        more = ", …" if repeats.repeated > len(repeats.examples) else ""
+        saw = f"{repeats.repeated} hand(s) repeat an earlier deal: {named}{more}"
     return Finding(
         "deal-fairness",
         None,
         None,
-        expected=f"p >= {alpha:g} after Holm",
+        expected=f"p >= {fairness.alpha:g} after Holm",
         found=f"p = {test.p_holm:.3g}" if test.p_holm is not None else None,
-        message=f"{test.name}: furthest from a fair deal: {far}" if far else test.name,
+        message=f"{test.name}: {saw}" if saw else test.name,
     )
 
 
