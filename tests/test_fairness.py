@@ -358,6 +358,8 @@ def test_files_written_sorted_are_left_out_of_the_position_tests(
     assert fairness.verdict == VERDICT_FAIR
     note = next(s for s in sections(report) if s.title == "Fairness of the deal").note
     assert "360 hands from 2 input file(s) left out of the card-by-position tests" in note
+    # what the report could not test is said, not left for the reader to infer
+    assert "not tested: cards shown at showdown, and boards of hands with a seat's" in note
     # tested by position, the sorted file alone looks rigged: what the exclusion prevents
     counts = {p: [0] * 52 for p in range(1, 7)}
     for hand in falling:

@@ -202,6 +202,8 @@ def _fairness_section(fair: Fairness) -> Section:
         f"{fair.hole_hands} hands, {fair.decks} recorded deck orders, "
         f"{repeats.hands} deals compared for repeats, {fair.board.cards} board cards of "
         f"{fair.board.hands} hands with every seat's hole cards known",
+        "not tested: cards shown at showdown, and boards of hands with a seat's hole cards "
+        "unknown (play decides which hands reach a showdown or a street)",
         "chi-square corrected for dealing without replacement: Pearson's statistic divided "
         "by c = Σ m(52 − m) / (51 · Σ m), m the known cards one hand gives the test; by "
         "table position, c = (Σ c of each position − c of them all) / (positions − 1), and a "
