@@ -18,7 +18,7 @@ from pipeline.formats.jsonl import write_jsonl
 from pipeline.generate import generate_hands
 from pipeline.lake.query import run_query
 from pipeline.money import format_amount
-from pipeline.reports.audit import FINDING_KINDS, Audit, Finding, audit
+from pipeline.reports.audit import FINDING_KINDS, Audit, Finding, _p_found, audit
 from pipeline.reports.audit_render import render_markdown
 from pipeline.reports.fairness import VERDICT_FAIR
 from pipeline.run import run_lake
@@ -436,3 +436,12 @@ def test_a_stack_that_shrank_between_hands_is_told_apart_from_a_top_up() -> None
 
     assert _carry_cause(10_050, 12_050).startswith(" (more: a top-up or rebuy")
     assert _carry_cause(12_050, 10_050) == " (less: chips gone between the hands)"
+
+
+@pytest.mark.parametrize(
+    ("p", "said"), [(0.0123, "p = 0.0123"), (5.67e-149, "p = 5.67e-149"), (0.0, "p < 1e-300")]
+)
+def test_a_failed_test_s_p_value_in_a_finding_is_never_p_0(p: float, said: str) -> None:
+    """A tail too small for a float underflows to 0: the finding says it is below the
+    smallest float, as the report's table does, not an impossible p = 0."""
+    assert _p_found(p) == said

@@ -436,9 +436,17 @@ def _failed_test(test: ChiSquare, fairness: Fairness) -> Finding:
         None,
         None,
         expected=f"p >= {fairness.alpha:g} after Holm",
-        found=f"p = {test.p_holm:.3g}" if test.p_holm is not None else None,
+        found=_p_found(test.p_holm),
         message=f"{test.name}: {saw}" if saw else test.name,
     )
+
+
+def _p_found(p: float | None) -> str | None:
+    """Say a p-value in a finding; one that underflowed to 0 is below the smallest float,
+    not an impossible "p = 0"."""
+    if p is None:
+        return None
+    return f"p = {p:.3g}" if p > 0 else "p < 1e-300"
 
 
 def _duplicate_inputs(root: Path) -> Rows:
