@@ -143,6 +143,17 @@ SCHEMA_BREAKERS: list[tuple[str, dict[str, Any] | list[Any], RejectCode]] = [
 BEYOND_SCHEMA: list[tuple[str, dict[str, Any], RejectCode]] = [
     ("more decimals than the unit", mutated("seats.0.stack", "100.005"), RejectCode.BAD_AMOUNT),
     ("impossible date", mutated("started_at", "2026-02-30T00:00:00Z"), RejectCode.BAD_TIMESTAMP),
+    (  # in UTC this is the year 0, which no date holds: a reject, not an OverflowError
+        "before the first year in UTC",
+        mutated("started_at", "0001-01-01T00:30:00+01:00"),
+        RejectCode.BAD_TIMESTAMP,
+    ),
+    (
+        "after the last year in UTC",
+        mutated("started_at", "9999-12-31T23:30:00-01:00"),
+        RejectCode.BAD_TIMESTAMP,
+    ),
+    ("a leap second", mutated("started_at", "2016-12-31T23:59:60Z"), RejectCode.BAD_TIMESTAMP),
     (
         "a seat cashing out twice",  # one cash-out a seat (R9.cash-out): which would count?
         mutated(

@@ -353,6 +353,9 @@ def _started_at(text: str) -> datetime:
         raise _FieldError(
             RejectCode.BAD_TIMESTAMP, "$.started_at", f"$.started_at: {error}: {text!r}"
         ) from None
+    except OverflowError:  # a valid local time whose UTC falls outside the years 1-9999
+        message = f"$.started_at: in UTC the time falls outside the years 1-9999: {text!r}"
+        raise _FieldError(RejectCode.BAD_TIMESTAMP, "$.started_at", message) from None
 
 
 def _record(w: HandW, extras: tuple[tuple[str, bytes], ...], source: str, line: int) -> HandRecord:
