@@ -295,6 +295,22 @@ def test_underscore_fields_are_kept_and_written_back() -> None:
     assert encoded["_note"] == "hi"
 
 
+@pytest.mark.parametrize(
+    "value",
+    [
+        b'"caf\xe9"',  # latin-1 text in a field the reader does not interpret
+        b'{"note": "\xc3"}',  # a UTF-8 sequence cut short, nested
+    ],
+)
+def test_an_underscore_field_that_is_not_utf8_is_a_bad_encoding_reject(value: bytes) -> None:
+    # kept, it could not be written back (the writer failed) nor stored as it was read
+    line = _line(GOOD)[:-1] + b', "_note": ' + value + b"}"
+    [item] = _items(line + b"\n")
+    assert isinstance(item, Reject), "bytes that are not UTF-8 were kept as a hand's extra"
+    assert item.code is RejectCode.BAD_ENCODING and item.field == "$._note"
+    assert item.hand_id == "G-1"
+
+
 @settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
 @given(hands())
 def test_hands_round_trip_through_the_canonical_line(hand: HandRecord) -> None:

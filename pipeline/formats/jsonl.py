@@ -445,6 +445,12 @@ def _decode_line(raw: bytes, source: str, line: int, complete: bool) -> HandReco
             )
         wire = _HAND_DECODER.decode(raw)
         extras = tuple(sorted((k, bytes(v)) for k, v in top.items() if k.startswith("_")))
+        for key, value in extras:  # kept unread, so not checked by the decoder: UTF-8 here
+            if not value.isascii():
+                try:
+                    value.decode("utf-8")
+                except UnicodeDecodeError:
+                    return _not_utf8(raw, source, line, hand_id, f"$.{key}")
         return _record(wire, extras, source, line)
     except msgspec.ValidationError as error:
         message = str(error)
@@ -463,20 +469,27 @@ def _decode_line(raw: bytes, source: str, line: int, complete: bool) -> HandReco
         return Reject(source, line, error.code, error.message, _excerpt(raw), error.field, hand_id)
 
 
+def _not_utf8(
+    raw: bytes, source: str, line: int, hand_id: str | None, field: str | None = None
+) -> Reject:
+    """Return the ``bad-encoding`` reject of a line that is not UTF-8: where it breaks."""
+    try:
+        raw.decode("utf-8")
+        reason, start = "invalid bytes", 0  # not reached: the caller found some
+    except UnicodeDecodeError as bad:
+        reason, start = bad.reason, bad.start
+    where = "" if field is None else f"{field}: "
+    message = f"{where}not UTF-8: {reason} at byte {start}; {NOT_UTF8_HINT}"
+    return Reject(source, line, RejectCode.BAD_ENCODING, message, _excerpt(raw), field, hand_id)
+
+
 def _undecodable(
     raw: bytes, source: str, line: int, complete: bool, message: str, hand_id: str | None
 ) -> Reject:
     try:
         raw.decode("utf-8")
-    except UnicodeDecodeError as bad:
-        return Reject(
-            source,
-            line,
-            RejectCode.BAD_ENCODING,
-            f"not UTF-8: {bad.reason} at byte {bad.start}; {NOT_UTF8_HINT}",
-            _excerpt(raw),
-            hand_id=hand_id,
-        )
+    except UnicodeDecodeError:
+        return _not_utf8(raw, source, line, hand_id)
     if complete:
         if not raw.lstrip().startswith(b"{"):  # not even the start of a hand: say so
             message += "; a hand log line is one JSON object (is this file a hand log?)"
