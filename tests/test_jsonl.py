@@ -311,6 +311,33 @@ def test_an_underscore_field_that_is_not_utf8_is_a_bad_encoding_reject(value: by
     assert item.hand_id == "G-1"
 
 
+@pytest.mark.parametrize(
+    "value",
+    [
+        b"123456789012345678901234567890",  # beyond int64 and uint64
+        b"0.1000000000000000055511151231257827",  # more digits than a float holds
+        b"1e400",  # beyond a float
+        b"2.50",
+        b'{"a":1,"a":2}',  # a repeated name: both kept, as written
+        rb'"\u00e9\n"',  # escapes stay escapes
+    ],
+)
+def test_underscore_fields_are_written_back_as_they_were_read(value: bytes) -> None:
+    # '_' fields are kept and never interpreted: the writer gives back their text (compact)
+    [hand] = _items(_line(GOOD)[:-1] + b', "_note": ' + value + b"}")
+    assert isinstance(hand, HandRecord)
+    line = encode_hand(hand)
+    assert line.endswith(b',"_note":' + value + b"}")
+    assert decode_line(line, "mem", 1) == hand
+
+
+def test_the_writer_drops_only_the_blanks_between_an_underscore_fields_tokens() -> None:
+    raw = b'{ "a" : [1, 2.50],\t"b c": "x , y \\" z" }'
+    [hand] = _items(_line(GOOD)[:-1] + b', "_note": ' + raw + b"}")
+    assert isinstance(hand, HandRecord)
+    assert encode_hand(hand).endswith(b',"_note":{"a":[1,2.50],"b c":"x , y \\" z"}}')
+
+
 @settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
 @given(hands())
 def test_hands_round_trip_through_the_canonical_line(hand: HandRecord) -> None:

@@ -694,19 +694,32 @@ def _hand_wire(hand: HandRecord) -> HandW:
     )
 
 
+_BLANKS_RE = re.compile(rb'("(?:[^"\\]++|\\.)*+")|[ \t\r\n]++', re.DOTALL)
+"""A JSON string (kept) or a run of the blanks JSON allows between tokens (dropped)."""
+
+
+def _compact(raw: bytes) -> bytes:
+    """Return JSON text without the blanks between its tokens, every token as written.
+
+    >>> _compact(b'{ "a b" : [1, 2.50, 1e400] }')
+    b'{"a b":[1,2.50,1e400]}'
+    """
+    return _BLANKS_RE.sub(lambda m: m.group(1) or b"", raw)
+
+
 def encode_hand(hand: HandRecord) -> bytes:
     """Encode a hand as one canonical JSON line (no trailing newline).
 
     Fields come in schema order, defaults are left out, and ``_`` fields follow in name
-    order, each re-encoded compactly.
+    order, each its text as read without the blanks between tokens: never decoded, so
+    never changed (a number beyond a float, a repeated name stay as written).
     """
     body = _ENCODER.encode(_hand_wire(hand))
     if not hand.extras:
         return body
     parts = [body[:-1]]
     for key, raw in hand.extras:
-        value = _ENCODER.encode(msgspec.json.decode(raw))
-        parts.append(b"," + _ENCODER.encode(key) + b":" + value)
+        parts.append(b"," + _ENCODER.encode(key) + b":" + _compact(raw))
     parts.append(b"}")
     return b"".join(parts)
 
