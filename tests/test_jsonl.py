@@ -139,6 +139,44 @@ SCHEMA_BREAKERS: list[tuple[str, dict[str, Any] | list[Any], RejectCode]] = [
     ("boolean as text", mutated("seats.0.sitting_out", "yes"), RejectCode.SCHEMA_VIOLATION),
 ]
 
+# null for an optional field: the schema allows a value or nothing, and null is neither; read
+# as "absent" it would be a repair (a null ante become no ante, a null result no result).
+_TOURNAMENT = {"id": "T-1", "level": "I", "buyin": "$5", "currency": "USD", "unit": "0.01"}
+_BOARD = {"type": "board", "cards": "Ah2c3d", "run": 1, "burn": "4s"}
+NULLS: list[tuple[str, dict[str, Any]]] = [
+    *((name, mutated(name, None)) for name in ["table", "started_at", "result"]),
+    *((name, {**GOOD, name: None}) for name in ["tournament", "deck", "hero"]),
+    *(
+        (f"game.{name}", mutated(f"game.{name}", None))
+        for name in ["small_bet", "big_bet", "ante", "max_seats", "mixed"]
+    ),
+    ("seats.0.bounty", mutated("seats.0.bounty", None)),
+    *((f"result.{name}", mutated(f"result.{name}", None)) for name in ["rake", "total_pot"]),
+    ("result.added", mutated("result.added", None)),
+    ("result.collected.0.run", mutated("result.collected.0.run", None)),
+    (
+        "result.cash_outs.0.fee",
+        mutated("result.cash_outs", [{"seat": 2, "amount": "1", "fee": None}]),
+    ),
+    *(
+        (f"tournament.{name}", {**GOOD, "tournament": {**_TOURNAMENT, name: None}})
+        for name in ["level", "buyin", "currency", "unit"]
+    ),
+    *((f"board.{name}", {**GOOD, "actions": [{**_BOARD, name: None}]}) for name in ["run", "burn"]),
+    ("muck.cards", {**GOOD, "actions": [{"type": "muck", "seat": 1, "cards": None}]}),
+]
+
+
+@pytest.mark.parametrize(("name", "obj"), NULLS, ids=[n for n, _ in NULLS])
+def test_null_for_an_optional_field_is_rejected_by_both_schema_and_reader(
+    name: str, obj: dict[str, Any]
+) -> None:
+    assert not VALIDATOR.is_valid(obj), f"the schema accepts null for {name}"
+    [item] = _items(_line(obj))
+    assert isinstance(item, Reject), f"the reader reads null for {name} as absent"
+    assert item.code is RejectCode.SCHEMA_VIOLATION, item.message
+
+
 # Lines the schema accepts but the reader must refuse: what JSON Schema cannot express.
 BEYOND_SCHEMA: list[tuple[str, dict[str, Any], RejectCode]] = [
     ("more decimals than the unit", mutated("seats.0.stack", "100.005"), RejectCode.BAD_AMOUNT),

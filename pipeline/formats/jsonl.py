@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import IO, Any, TypeVar
 
 import msgspec
+from msgspec import UNSET, UnsetType
 
 from pipeline.cards import format_cards, parse_card, parse_cards
 from pipeline.formats.jsonl_wire import (
@@ -135,8 +136,13 @@ def _amount(text: str, scale: int, field: str) -> int:
     return value
 
 
-def _opt_amount(text: str | None, scale: int, field: str) -> int | None:
-    return None if text is None else _amount(text, scale, field)
+def _opt_amount(text: str | UnsetType, scale: int, field: str) -> int | None:
+    return None if text is UNSET else _amount(text, scale, field)
+
+
+def _wire_opt(value: T | None) -> T | UnsetType:
+    """Return a value to write, ``UNSET`` (left out) for ``None``."""
+    return UNSET if value is None else value
 
 
 def _cards(text: str, field: str) -> tuple[int, ...]:
@@ -178,7 +184,7 @@ def _game(w: GameW) -> GameSpec:
             "$.game.hole_cards",
             f"unsupported number of hole cards for {variant}: {w.hole_cards}",
         )
-    if betting is Betting.FIXED_LIMIT and (w.small_bet is None or w.big_bet is None):
+    if betting is Betting.FIXED_LIMIT and (w.small_bet is UNSET or w.big_bet is UNSET):
         raise _FieldError(
             RejectCode.SCHEMA_VIOLATION,
             "$.game.small_bet",
@@ -195,9 +201,9 @@ def _game(w: GameW) -> GameSpec:
         scale=scale,
         small_bet=_opt_amount(w.small_bet, scale, "$.game.small_bet"),
         big_bet=_opt_amount(w.big_bet, scale, "$.game.big_bet"),
-        ante=_amount(w.ante, scale, "$.game.ante") if w.ante is not None else 0,
-        max_seats=w.max_seats,
-        mixed=w.mixed,
+        ante=_amount(w.ante, scale, "$.game.ante") if w.ante is not UNSET else 0,
+        max_seats=None if w.max_seats is UNSET else w.max_seats,
+        mixed=None if w.mixed is UNSET else w.mixed,
     )
 
 
@@ -235,8 +241,10 @@ def _raise(w: RaiseW, scale: int) -> Action:
 
 
 def _board(w: BoardW, scale: int) -> Action:
-    burn = None if w.burn is None else _cards(w.burn, ".burn")
-    return Action(_BOARD, cards=_cards(w.cards, ".cards"), run=w.run, burn=burn)
+    burn = None if w.burn is UNSET else _cards(w.burn, ".burn")
+    return Action(
+        _BOARD, cards=_cards(w.cards, ".cards"), run=None if w.run is UNSET else w.run, burn=burn
+    )
 
 
 def _show(w: ShowW, scale: int) -> Action:
@@ -244,7 +252,7 @@ def _show(w: ShowW, scale: int) -> Action:
 
 
 def _muck(w: MuckW, scale: int) -> Action:
-    cards = None if w.cards is None else _cards(w.cards, ".cards")
+    cards = None if w.cards is UNSET else _cards(w.cards, ".cards")
     return Action(_MUCK, seat=w.seat, cards=cards)
 
 
@@ -297,16 +305,18 @@ def _each(wires: Iterable[W], convert: Callable[[W], T], path: str) -> tuple[T, 
 
 def _result(w: ResultW, scale: int, bounty_scale: int) -> RecordedResult:
     def collection(c: CollectionW) -> Collection:
-        return Collection(c.seat, _amount(c.amount, scale, ".amount"), c.pot, c.run)
+        return Collection(
+            c.seat, _amount(c.amount, scale, ".amount"), c.pot, None if c.run is UNSET else c.run
+        )
 
     def cash_out(c: CashOutW) -> CashOut:
-        fee = 0 if c.fee is None else _amount(c.fee, scale, ".fee")
+        fee = 0 if c.fee is UNSET else _amount(c.fee, scale, ".fee")
         return CashOut(c.seat, _amount(c.amount, scale, ".amount"), fee)
 
     try:
         rake = _opt_amount(w.rake, scale, ".rake")
         total_pot = _opt_amount(w.total_pot, scale, ".total_pot")
-        added = 0 if w.added is None else _amount(w.added, scale, ".added")
+        added = 0 if w.added is UNSET else _amount(w.added, scale, ".added")
     except _FieldError as error:
         raise error.within("$.result") from None
     cash_outs = _each(w.cash_outs, cash_out, "$.result.cash_outs")
@@ -362,34 +372,34 @@ def _record(w: HandW, extras: tuple[tuple[str, bytes], ...], source: str, line: 
     game = _game(w.game)
     scale = game.scale
     tournament = None
-    if w.tournament is not None:
+    if w.tournament is not UNSET:
         t = w.tournament
         tournament = Tournament(
             id=t.id,
-            level=t.level,
-            buyin=t.buyin,
-            currency=t.currency,
-            scale=_scale(t.unit, "$.tournament.unit") if t.unit is not None else 2,
+            level=None if t.level is UNSET else t.level,
+            buyin=None if t.buyin is UNSET else t.buyin,
+            currency=None if t.currency is UNSET else t.currency,
+            scale=_scale(t.unit, "$.tournament.unit") if t.unit is not UNSET else 2,
         )
     bounty_scale = tournament.scale if tournament is not None else 2
 
     def seat(s: SeatW) -> Seat:
-        bounty = None if s.bounty is None else _amount(s.bounty, bounty_scale, ".bounty")
+        bounty = None if s.bounty is UNSET else _amount(s.bounty, bounty_scale, ".bounty")
         return Seat(s.seat, s.player, _amount(s.stack, scale, ".stack"), s.sitting_out, bounty)
 
     return HandRecord(
         hand_id=w.hand_id,
         site=w.site,
-        table=w.table,
-        started_at=None if w.started_at is None else _started_at(w.started_at),
+        table=None if w.table is UNSET else w.table,
+        started_at=None if w.started_at is UNSET else _started_at(w.started_at),
         game=game,
         button=w.button,
         seats=_each(w.seats, seat, "$.seats"),
         actions=_each(w.actions, lambda a: _CONVERT[type(a)](a, scale), "$.actions"),
-        result=None if w.result is None else _result(w.result, scale, bounty_scale),
+        result=None if w.result is UNSET else _result(w.result, scale, bounty_scale),
         tournament=tournament,
-        deck=None if w.deck is None else _cards(w.deck, "$.deck"),
-        hero=w.hero,
+        deck=None if w.deck is UNSET else _cards(w.deck, "$.deck"),
+        hero=None if w.hero is UNSET else w.hero,
         cancelled=w.cancelled,
         partial=w.partial,
         converted=w.converted,
@@ -578,8 +588,8 @@ def _fmt(amount: int, scale: int) -> str:
     return format_amount(amount, scale)
 
 
-def _opt_fmt(amount: int | None, scale: int) -> str | None:
-    return None if amount is None else format_amount(amount, scale)
+def _opt_fmt(amount: int | None, scale: int) -> str | UnsetType:
+    return UNSET if amount is None else format_amount(amount, scale)
 
 
 def _action_wire(a: Action, scale: int) -> ActionW:
@@ -601,12 +611,12 @@ def _action_wire(a: Action, scale: int) -> ActionW:
     if t is ActionType.DEAL:
         return DealW(seat=seat, cards=format_cards(a.cards or ()))
     if t is ActionType.BOARD:
-        burn = None if a.burn is None else format_cards(a.burn)
-        return BoardW(cards=format_cards(a.cards or ()), run=a.run, burn=burn)  # type: ignore[arg-type]
+        burn = UNSET if a.burn is None else format_cards(a.burn)
+        return BoardW(cards=format_cards(a.cards or ()), run=_wire_opt(a.run), burn=burn)  # type: ignore[arg-type]
     if t is ActionType.SHOW:
         return ShowW(seat=seat, cards=format_cards(a.cards or ()))
     if t is ActionType.MUCK:
-        return MuckW(seat=seat, cards=None if a.cards is None else format_cards(a.cards))
+        return MuckW(seat=seat, cards=UNSET if a.cards is None else format_cards(a.cards))
     return UncalledW(seat=seat, amount=_fmt(a.amount or 0, scale))
 
 
@@ -616,14 +626,16 @@ def _result_wire(r: RecordedResult, scale: int, bounty_scale: int) -> ResultW:
         total_pot=_opt_fmt(r.total_pot, scale),
         pots=[_fmt(p, scale) for p in r.pots],
         collected=[
-            CollectionW(seat=c.seat, amount=_fmt(c.amount, scale), pot=c.pot, run=c.run)  # type: ignore[arg-type]
+            CollectionW(seat=c.seat, amount=_fmt(c.amount, scale), pot=c.pot, run=_wire_opt(c.run))  # type: ignore[arg-type]
             for c in r.collected
         ],
         fees=[FeeW(kind=f.kind, amount=_fmt(f.amount, scale)) for f in r.fees],
-        added=_fmt(r.added, scale) if r.added else None,
+        added=_fmt(r.added, scale) if r.added else UNSET,
         cash_outs=[
             CashOutW(
-                seat=c.seat, amount=_fmt(c.amount, scale), fee=_fmt(c.fee, scale) if c.fee else None
+                seat=c.seat,
+                amount=_fmt(c.amount, scale),
+                fee=_fmt(c.fee, scale) if c.fee else UNSET,
             )
             for c in r.cash_outs
         ],
@@ -652,8 +664,8 @@ def _hand_wire(hand: HandRecord) -> HandW:
     return HandW(
         hand_id=hand.hand_id,
         site=hand.site,
-        table=hand.table,
-        started_at=None if hand.started_at is None else _format_time(hand.started_at),
+        table=_wire_opt(hand.table),
+        started_at=UNSET if hand.started_at is None else _format_time(hand.started_at),
         game=GameW(
             variant=g.variant.value,
             hole_cards=g.hole_cards,
@@ -662,11 +674,11 @@ def _hand_wire(hand: HandRecord) -> HandW:
             big_blind=_fmt(g.big_blind, scale),
             small_bet=_opt_fmt(g.small_bet, scale),
             big_bet=_opt_fmt(g.big_bet, scale),
-            ante=_fmt(g.ante, scale) if g.ante else None,
+            ante=_fmt(g.ante, scale) if g.ante else UNSET,
             currency=g.currency,
             unit=format_unit(scale),
-            max_seats=g.max_seats,
-            mixed=g.mixed,
+            max_seats=_wire_opt(g.max_seats),
+            mixed=_wire_opt(g.mixed),
         ),
         button=hand.button,
         seats=[
@@ -680,14 +692,18 @@ def _hand_wire(hand: HandRecord) -> HandW:
             for s in hand.seats
         ],
         actions=[_action_wire(a, scale) for a in hand.actions],
-        result=None if hand.result is None else _result_wire(hand.result, scale, bounty_scale),
-        tournament=None
+        result=UNSET if hand.result is None else _result_wire(hand.result, scale, bounty_scale),
+        tournament=UNSET
         if t is None
         else TournamentW(
-            id=t.id, level=t.level, buyin=t.buyin, currency=t.currency, unit=format_unit(t.scale)
+            id=t.id,
+            level=_wire_opt(t.level),
+            buyin=_wire_opt(t.buyin),
+            currency=_wire_opt(t.currency),
+            unit=format_unit(t.scale),
         ),
-        deck=None if hand.deck is None else format_cards(hand.deck),
-        hero=hand.hero,
+        deck=UNSET if hand.deck is None else format_cards(hand.deck),
+        hero=_wire_opt(hand.hero),
         cancelled=hand.cancelled,
         partial=hand.partial,
         converted=hand.converted,

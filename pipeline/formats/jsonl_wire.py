@@ -2,7 +2,9 @@
 
 msgspec decodes a line straight into these (types, required fields and value ranges checked
 in C); :mod:`pipeline.formats.jsonl` turns them into the model's records and back. Amounts
-stay text here (their meaning depends on the hand's unit), cards too.
+stay text here (their meaning depends on the hand's unit), cards too. An optional field
+left out is ``UNSET``: ``null`` is not a value the schema allows for any field, so it is
+a ``schema-violation`` here, never read as "absent".
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 import msgspec
+from msgspec import UNSET, UnsetType
 
 __all__ = [
     "ActionW",
@@ -51,13 +54,13 @@ class GameW(_Wire, kw_only=True):
     betting: str
     small_blind: str
     big_blind: str
-    small_bet: str | None = None
-    big_bet: str | None = None
-    ante: str | None = None
+    small_bet: str | UnsetType = UNSET
+    big_bet: str | UnsetType = UNSET
+    ante: str | UnsetType = UNSET
     currency: Annotated[str, msgspec.Meta(pattern="^[A-Z0-9]{1,12}$")]
     unit: str
-    max_seats: Annotated[int, msgspec.Meta(ge=2, le=1_000_000)] | None = None
-    mixed: str | None = None
+    max_seats: Annotated[int, msgspec.Meta(ge=2, le=1_000_000)] | UnsetType = UNSET
+    mixed: str | UnsetType = UNSET
 
 
 class SeatW(_Wire):
@@ -65,7 +68,7 @@ class SeatW(_Wire):
     player: NonEmpty
     stack: str
     sitting_out: bool = False
-    bounty: str | None = None
+    bounty: str | UnsetType = UNSET
 
 
 class _ActionW(_Wire, tag_field="type"):
@@ -112,8 +115,8 @@ class RaiseW(_ActionW, tag="raise"):
 
 class BoardW(_ActionW, tag="board"):
     cards: str
-    run: Run | None = None
-    burn: str | None = None
+    run: Run | UnsetType = UNSET
+    burn: str | UnsetType = UNSET
 
 
 class ShowW(_ActionW, tag="show"):
@@ -123,7 +126,7 @@ class ShowW(_ActionW, tag="show"):
 
 class MuckW(_ActionW, tag="muck"):
     seat: SeatNo
-    cards: str | None = None
+    cards: str | UnsetType = UNSET
 
 
 class UncalledW(_ActionW, tag="uncalled"):
@@ -140,7 +143,7 @@ class CollectionW(_Wire):
     seat: SeatNo
     amount: str
     pot: Annotated[int, msgspec.Meta(ge=0, le=1000)] = 0
-    run: Run | None = None
+    run: Run | UnsetType = UNSET
 
 
 class FeeW(_Wire):
@@ -151,7 +154,7 @@ class FeeW(_Wire):
 class CashOutW(_Wire):
     seat: SeatNo
     amount: str
-    fee: str | None = None
+    fee: str | UnsetType = UNSET
 
 
 class SeatAmountW(_Wire):
@@ -160,12 +163,12 @@ class SeatAmountW(_Wire):
 
 
 class ResultW(_Wire):
-    rake: str | None = None
-    total_pot: str | None = None
+    rake: str | UnsetType = UNSET
+    total_pot: str | UnsetType = UNSET
     pots: list[str] = []
     collected: list[CollectionW] = []
     fees: list[FeeW] = []
-    added: str | None = None
+    added: str | UnsetType = UNSET
     cash_outs: list[CashOutW] = []
     final_stacks: list[SeatAmountW] = []
     bounties: list[SeatAmountW] = []
@@ -173,25 +176,25 @@ class ResultW(_Wire):
 
 class TournamentW(_Wire):
     id: NonEmpty
-    level: str | None = None
-    buyin: str | None = None
-    currency: Annotated[str, msgspec.Meta(pattern="^[A-Z0-9]{1,12}$")] | None = None
-    unit: str | None = None
+    level: str | UnsetType = UNSET
+    buyin: str | UnsetType = UNSET
+    currency: Annotated[str, msgspec.Meta(pattern="^[A-Z0-9]{1,12}$")] | UnsetType = UNSET
+    unit: str | UnsetType = UNSET
 
 
 class HandW(msgspec.Struct, omit_defaults=True, kw_only=True):
     hand_id: NonEmpty
     site: NonEmpty
-    table: str | None = None
-    started_at: str | None = None
+    table: str | UnsetType = UNSET
+    started_at: str | UnsetType = UNSET
     game: GameW
     button: SeatNo
     seats: Annotated[list[SeatW], msgspec.Meta(min_length=1)]
     actions: list[ActionW]
-    result: ResultW | None = None
-    tournament: TournamentW | None = None
-    deck: str | None = None
-    hero: SeatNo | None = None
+    result: ResultW | UnsetType = UNSET
+    tournament: TournamentW | UnsetType = UNSET
+    deck: str | UnsetType = UNSET
+    hero: SeatNo | UnsetType = UNSET
     cancelled: bool = False
     partial: bool = False
     converted: bool = False
