@@ -8,9 +8,13 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from pipeline.cards import UNKNOWN, format_cards
+from pipeline.formats import jsonl
 from pipeline.formats.jsonl import (
     decode_line,
     encode_hand,
@@ -18,6 +22,7 @@ from pipeline.formats.jsonl import (
     read_jsonl_stream,
     write_jsonl,
 )
+from pipeline.generate.play import generate_hands
 from pipeline.model import HandRecord
 from pipeline.violations import Reject, RejectCode
 from tests.strategies import hands
@@ -249,6 +254,54 @@ def test_what_the_schema_cannot_say_the_reader_still_rejects(
     assert isinstance(item, Reject) and item.code is code, name
 
 
+class _Refuses:
+    """A decoder that reads nothing: stands in for the one-decode reading to turn it off."""
+
+    def decode(self, raw: bytes) -> object:
+        raise msgspec.DecodeError("turned off")
+
+
+_EVERY_LINE = [
+    _line(GOOD),
+    *(_line(obj) for _, obj, _ in SCHEMA_BREAKERS),
+    *(_line(obj) for _, obj in NULLS),
+    *(_line(obj) for _, obj, _ in BEYOND_SCHEMA),
+    _line({**GOOD, "_note": {"a": 1}}),
+    _line({**GOOD, "_note": "x", "flavour": 1}),
+    _line(GOOD).replace(b'"table"', b'"\\u005fnote": 1, "table"'),  # "_note", escaped
+    _line(GOOD).replace(b'"table"', b'"hand_id": "G-2", "table"'),  # hand_id twice
+    _line(mutated("table", "_under")),  # '"_' in a value, not a key
+    _line(GOOD)[:-9],  # cut short
+    b"[]",
+    b"{",
+]
+
+
+@pytest.mark.parametrize("complete", [True, False])
+def test_one_decode_reads_every_line_as_the_full_reading_does(
+    complete: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a line with no extra field is read in one decode; any other takes the full reading,
+    # which names unknown fields and keeps the extras: the two must never disagree
+    lines = [*_EVERY_LINE, *(encode_hand(h) for h in generate_hands(40, seed=5, faults=0.3))]
+    fast = [decode_line(raw, "mem", 1, complete=complete) for raw in lines]
+    monkeypatch.setattr(jsonl, "_HAND_ONLY_DECODER", _Refuses())
+    full = [decode_line(raw, "mem", 1, complete=complete) for raw in lines]
+    assert fast == full
+    assert sum(isinstance(item, HandRecord) for item in full) >= 40
+
+
+@given(st.lists(st.sampled_from([*range(52), UNKNOWN]), max_size=60), st.booleans())
+def test_cards_written_together_read_back_whatever_their_number(
+    cards: list[int], spaced: bool
+) -> None:
+    text = format_cards(cards, " " if spaced else "")
+    assert jsonl._cards(text, "$.deck") == tuple(cards)
+    for bad in (text + "A", text + "Ax", "1c" + text):  # a card too many or not a card
+        with pytest.raises(jsonl._FieldError):
+            jsonl._cards(bad, "$.deck")
+
+
 def test_rejects_name_the_field() -> None:
     [item] = _items(_line(mutated("seats.0.stack", "100.005")))
     assert isinstance(item, Reject)
@@ -423,8 +476,6 @@ def test_amounts_parsed_once_are_read_again_at_their_own_scale() -> None:
 
 
 def test_the_kept_amounts_stay_bounded() -> None:
-    from pipeline.formats import jsonl
-
     for k in range(jsonl._AMOUNTS_KEPT + 10):
         assert jsonl._amount(f"{k}.5", 2, "$.x") == k * 100 + 50
     assert 0 < len(jsonl._AMOUNTS) <= jsonl._AMOUNTS_KEPT

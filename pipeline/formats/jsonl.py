@@ -38,6 +38,7 @@ from pipeline.formats.jsonl_wire import (
     FeeW,
     FoldW,
     GameW,
+    HandOnlyW,
     HandW,
     MuckW,
     PostW,
@@ -86,6 +87,9 @@ _CARD = {
     text: parse_card(text) for text in ["??", *(r + s for r in "23456789TJQKA" for s in "cdhs")]
 }
 """Every card as the schema writes it, to its int (the pattern's alphabet, looked up)."""
+_ONE_CARD = {text: (card,) for text, card in _CARD.items()}
+_TWO_CARDS = {a + b: (_CARD[a], _CARD[b]) for a in _CARD for b in _CARD}
+"""Every pair of cards written together, to their ints: a hand's cards read two at a time."""
 _TIME_RE = re.compile(
     r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,6})?(?:Z|[+-][0-9]{2}:[0-9]{2})"
 )
@@ -95,6 +99,7 @@ W = TypeVar("W")
 T = TypeVar("T")
 _TOP_DECODER = msgspec.json.Decoder(dict[str, msgspec.Raw])
 _HAND_DECODER = msgspec.json.Decoder(HandW)
+_HAND_ONLY_DECODER = msgspec.json.Decoder(HandOnlyW)
 _ENCODER = msgspec.json.Encoder()
 
 
@@ -146,9 +151,15 @@ def _wire_opt(value: T | None) -> T | UnsetType:
 
 
 def _cards(text: str, field: str) -> tuple[int, ...]:
-    if not len(text) % 2:  # the canonical form: cards written together
+    n = len(text)
+    if not n % 2:  # the canonical form: cards written together, looked up two at a time
         try:
-            return tuple([_CARD[text[i : i + 2]] for i in range(0, len(text), 2)])
+            if n == 8:  # four hole cards: the most common
+                return _TWO_CARDS[text[:4]] + _TWO_CARDS[text[4:]]
+            cards: tuple[int, ...] = ()
+            for i in range(0, n - 3, 4):
+                cards += _TWO_CARDS[text[i : i + 4]]
+            return cards + _ONE_CARD[text[-2:]] if n % 4 else cards
         except KeyError:
             pass  # spaces between cards, or not cards: the pattern decides
     if _CARDS_RE.fullmatch(text) is None:
@@ -438,6 +449,19 @@ def decode_line(
 
 
 def _decode_line(raw: bytes, source: str, line: int, complete: bool) -> HandRecord | Reject:
+    if b'"_' not in raw:  # no extra field is written here: the usual line, read in one go
+        try:
+            only = _HAND_ONLY_DECODER.decode(raw)
+        except (msgspec.DecodeError, RecursionError):
+            pass  # the full reading below says exactly what is wrong
+        else:
+            try:
+                return _record(only, (), source, line)
+            except _FieldError as error:
+                excerpt = _excerpt(raw)
+                return Reject(
+                    source, line, error.code, error.message, excerpt, error.field, only.hand_id
+                )
     hand_id: str | None = None
     try:
         top = _TOP_DECODER.decode(raw)

@@ -27,6 +27,7 @@ __all__ = [
     "FoldW",
     "GameW",
     "HandW",
+    "HandOnlyW",
     "MuckW",
     "PostW",
     "RaiseW",
@@ -198,3 +199,7 @@ class HandW(msgspec.Struct, omit_defaults=True, kw_only=True):
     cancelled: bool = False
     partial: bool = False
     converted: bool = False
+
+
+class HandOnlyW(HandW, forbid_unknown_fields=True):
+    """A hand with no field but the schema's (no ``_`` extras): one decode reads it whole."""
