@@ -13,7 +13,6 @@ lifts both limits for a user who asks for it (``croupier query --allow-external`
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +23,7 @@ import pyarrow as pa
 
 from pipeline.lake.manifest import MANIFEST, ManifestError, load_manifest
 from pipeline.lake.schema import TABLES
-from pipeline.lake.store import LakeDamaged, LakeError, NoLake
+from pipeline.lake.store import LakeDamaged, LakeError, NoLake, check_committed
 
 __all__ = [
     "LakeDamaged",
@@ -110,7 +109,8 @@ def connect(lake: str | Path, *, allow_external: bool = False) -> duckdb.DuckDBP
     files, cannot load extensions, and its configuration is locked. Its time zone is UTC,
     whatever the machine's: the lake's times are UTC, and so are its ``month`` and the
     days of ``croupier stats --since``. Raises :class:`NoLake`, or :class:`LakeDamaged`
-    when a committed file is missing.
+    when a committed file is missing, cannot be read or holds other rows than the
+    manifest lists (each file's footer is read).
     """
     root = Path(lake).resolve()
     if not (root / MANIFEST).exists():
@@ -120,14 +120,8 @@ def connect(lake: str | Path, *, allow_external: bool = False) -> duckdb.DuckDBP
         "autoinstall_known_extensions": False,
         "autoload_known_extensions": False,
     }
+    check_committed(Path(lake), manifest)  # every file there, readable, with its rows
     files_of = {name: [str(root / path) for path in manifest.files_of(name)] for name in TABLES}
-    gone = [f for files in files_of.values() for f in files if not os.path.isfile(f)]
-    if gone:
-        raise LakeDamaged(
-            f"the lake at {lake} is damaged: {len(gone)} file(s) its manifest lists "
-            f"are missing, e.g. {Path(gone[0]).relative_to(root).as_posix()}; restore them "
-            "from a backup, or run the inputs again into a new lake"
-        )
     con = duckdb.connect(":memory:", config=config)
     con.execute("SET TimeZone = 'UTC'")
     readable: list[str] = []
