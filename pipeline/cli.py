@@ -37,6 +37,7 @@ from pipeline.cli_options import (
     rule_set_named,
 )
 from pipeline.cli_output import (
+    counter,
     emit,
     is_stdout,
     no_players,
@@ -175,7 +176,7 @@ def convert_command(
             output,
             to=to,
             input_format=input_format,
-            on_hand=lambda n: step(f"{n:,} hands") if n % 1000 == 0 else None,
+            on_hand=counter(step, "hands"),
         )
     if rejects is not None:
         write_rejects(report.rejects, rejects)
@@ -228,10 +229,10 @@ def check_command(
     rule_set = rule_set_named(rules)
     summary = CheckSummary()
     with paused_gc(), steps("checking") as step:
+        count = counter(step, "read")
         for item in check_paths(inputs, rules=rule_set, input_format=input_format):
             summary.add(item)
-            if summary.read % 1000 == 0:
-                step(f"{summary.read:,} read")
+            count(summary.read)
             if isinstance(item, Reject):
                 print_reject(item, fmt)
             elif isinstance(item, Duplicate):
@@ -320,7 +321,7 @@ def generate_command(
     rake = RakePolicy(basis_points=points, cap_big_blinds=rake_cap)
     stream = generate_hands(hands, seed=seed, choice=choice, faults=faults, rake=rake)
     with steps("generating", quiet=quiet) as step:
-        counted = _counted(stream, lambda n: step(f"{n:,} of {hands:,} hands"))
+        counted = _counted(stream, counter(step, f"of {hands:,} hands"))
         if output == "-":
             written = write_jsonl(counted, sys.stdout.buffer)
             sys.stdout.buffer.flush()
@@ -334,12 +335,11 @@ def generate_command(
         stderr.print(f"generated {written} hands (seed {seed}, faults {faults:g})")
 
 
-def _counted(hands: Iterator[HandRecord], say: Callable[[int], object]) -> Iterator[HandRecord]:
-    """Yield ``hands``, calling ``say`` with the count so far every 1,000."""
+def _counted(hands: Iterator[HandRecord], count: Callable[[int], None]) -> Iterator[HandRecord]:
+    """Yield ``hands``, calling ``count`` with how many so far after each."""
     for n, hand in enumerate(hands, 1):
         yield hand
-        if n % 1000 == 0:
-            say(n)
+        count(n)
 
 
 @app.command("run")

@@ -357,6 +357,21 @@ def steps(doing: str, *, quiet: bool = False) -> Iterator[Callable[[str], None]]
         yield lambda step: bar.update(task, description=f"{doing}: {step}")
 
 
+PROGRESS_EVERY = 1000
+"""Hands between two updates of a long command's progress line."""
+
+
+def counter(step: Callable[[str], None], what: str) -> Callable[[int], None]:
+    """Return a callback that, given how many so far, names the step ``"1,000 what"``
+    every :data:`PROGRESS_EVERY` (a line redrawn for every hand would cost more than it)."""
+
+    def count(n: int) -> None:
+        if n % PROGRESS_EVERY == 0:
+            step(f"{n:,} {what}")
+
+    return count
+
+
 def render(result: QueryResult, fmt: str) -> str:
     """Return a result as strict JSON (an array of objects) or as CSV with a header.
 

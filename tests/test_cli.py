@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import subprocess
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from typer.main import get_command
 from typer.testing import CliRunner
 
-from pipeline import __version__
+from pipeline import __version__, cli
 from pipeline.cli import app, main
+from pipeline.cli_output import counter
 from pipeline.rules import ENGINE
 from pipeline.run import run_lake
 from tests.test_jsonl import GOOD, SAMPLES, mutated
@@ -332,3 +335,35 @@ def test_run_fail_on_violation_exits_1_when_a_hand_breaks_a_rule(
     assert main(["run", str(faulty), *args]) == 1
     assert main(["run", str(faulty), "--out", str(tmp_path / "other"), "-q"]) == 0  # default
     capsys.readouterr()
+
+
+def test_a_long_commands_progress_names_every_thousandth_hand_only() -> None:
+    said: list[str] = []
+    count = counter(said.append, "of 2,500 hands")
+    for n in range(1, 2501):
+        count(n)
+    assert said == ["1,000 of 2,500 hands", "2,000 of 2,500 hands"]
+
+
+def test_generate_check_and_convert_name_their_progress_steps(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    said: list[str] = []
+
+    @contextlib.contextmanager
+    def steps(doing: str, *, quiet: bool = False) -> Iterator[Callable[[str], None]]:
+        yield lambda step: said.append(f"{doing}: {step}")
+
+    monkeypatch.setattr(cli, "steps", steps)
+    log = tmp_path / "hands.jsonl"
+    assert main(["generate", "--hands", "2000", "--seed", "3", "-o", str(log), "-q"]) == 0
+    main(["check", str(log), "-q"])
+    assert main(["convert", str(log), "--to", "phh", "-o", str(tmp_path / "h.phhs"), "-q"]) == 0
+    assert said == [
+        "generating: 1,000 of 2,000 hands",
+        "generating: 2,000 of 2,000 hands",
+        "checking: 1,000 read",
+        "checking: 2,000 read",
+        "converting: 1,000 hands",
+        "converting: 2,000 hands",
+    ]
