@@ -44,7 +44,8 @@ CROUPIER = str(Path(sys.executable).parent / "croupier")
 COMPILER = shutil.which((sysconfig.get_config_var("CC") or "cc").split()[0])
 
 # Replays generated hands of every game and structure, faults included, and prints one JSON
-# line per hand: everything a Replay says. Run once as installed, once forcing the sources.
+# line per hand: everything a Replay says, and its players' statistic flags. Run once as
+# installed, once forcing the sources.
 DIGEST = r"""
 import importlib.abc, importlib.util, json, sys
 from pathlib import Path
@@ -63,7 +64,9 @@ if sys.argv[2] == "source":
     sys.meta_path.insert(0, FromSource())
 
 from pipeline.generate.play import GameChoice, generate_hands
+from pipeline.lake.rows import hand_positions
 from pipeline.rules import replay
+from pipeline.rules.stats import seat_flags
 
 print(json.dumps({"module": sys.modules["pipeline.rules.replay"].__file__}))
 for seed, players in ((11, (2, 3)), (12, (5, 10))):
@@ -84,6 +87,7 @@ for seed, players in ((11, (2, 3)), (12, (5, 10))):
             "hole": sorted(r.hole_cards.items()),
             "uncalled": r.uncalled,
             "end": [str(r.street), r.showdown],
+            "flags": seat_flags(r, hand_positions(hand, r.seats)),
         }, default=str))
 """
 

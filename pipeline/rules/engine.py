@@ -38,6 +38,7 @@ COMPILED = (
     "deal",
     "finish",
     "replay",
+    "stats",
 )
 """The modules of ``pipeline.rules`` that ``setup.py`` compiles (same list, same order)."""
 
