@@ -279,7 +279,10 @@ def print_report(report: RunReport) -> None:
             f"holds as cut (partial, or its line a reject) "
             f"{'is' if report.completed == 1 else 'are'} whole in these inputs; "
             "the lake keeps its first copy. To take the whole ones, run again with --replace "
-            "(it replaces what earlier runs read from these files, earlier versions included).",
+            "on the files that have them, followed by the files the cut copies came from if "
+            "they are others (the hands table's source column names them): --replace takes "
+            "again what earlier runs read from the files it is given, earlier versions "
+            "included, in the order given.",
             soft_wrap=True,
         )
     if report.gone:  # --replace took away hands other inputs were counted against

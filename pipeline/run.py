@@ -133,6 +133,8 @@ class ChunkResult:
     duplicates: int = 0
     keys: list[tuple[str, str]] = field(default_factory=list)
     partial: set[tuple[str, str]] = field(default_factory=set)  # keys of partial hands
+    whole_again: set[tuple[str, str]] = field(default_factory=set)
+    """Keys of hands read again in the chunk, whole (not partial), after a first copy."""
     files: list[tuple[str, str, int]] = field(default_factory=list)  # table, relative, rows
     statuses: Counter[str] = field(default_factory=Counter)
     codes: Counter[str] = field(default_factory=Counter)
@@ -184,6 +186,7 @@ def _process(task: ChunkTask) -> ChunkResult:
     result = ChunkResult(task.task_id, task.input_sha)
     rows = ChunkRows(task.run_id)
     seen: set[tuple[str, str]] = set()
+    whole_again = result.whole_again
     for reject in task.rejects:
         rows.add_reject(reject)
     result.read = len(task.rejects)
@@ -201,6 +204,8 @@ def _process(task: ChunkTask) -> ChunkResult:
             key = (item.site, item.hand_id)
             if key in seen:
                 result.duplicates += 1
+                if not item.partial or item.cancelled:  # not the replay's partial status
+                    whole_again.add(key)
                 continue
             seen.add(key)
             hands.append(item)
@@ -714,7 +719,9 @@ def _account(
     the same file (by its absolute path) that the lake holds as a reject. A hand the lake
     holds as ``partial``, or whose line it holds as a reject (a hand cut while the file
     was being written), that this chunk has whole is a duplicate counted in
-    ``report.completed``: the lake keeps its first copy until a run with ``--replace``.
+    ``report.completed`` (once a hand), and so is one this run took cut from an earlier
+    chunk or input, or earlier in this chunk: the lake keeps the first copy until a run
+    with ``--replace``.
     """
     files = result.files
     again = 0  # rejects the lake holds already
@@ -726,13 +733,18 @@ def _account(
         whole_now = rejected_before(staging, files, held)
     repeats = seen.keys.present(result.keys) | whole_now
     statuses, codes, payouts = result.statuses, result.codes, result.payouts
+    cut_here = result.partial - repeats  # kept, cut: a later copy may be whole
     if repeats:
         dropped = Tally()
         files = drop_hands(staging, files, repeats, dropped)
-        whole = repeats - result.partial
-        report.completed += len(whole & (seen.partial | whole_now))
+        cut_before = repeats & (seen.partial | whole_now)  # the copy kept before is cut
+        seen.completed.update(cut_before - result.partial)  # and this chunk's copy whole
+        cut_here |= cut_before
         statuses, codes = statuses - dropped.statuses, codes - dropped.codes
         payouts = payouts - dropped.payouts
+    seen.completed.update(result.whole_again & cut_here)  # whole after a cut first copy
+    seen.partial.update(result.partial - repeats)
+    report.completed = len(seen.completed)
     seen.keys.update(result.keys)
     entry.read += result.read
     entry.rejects += result.rejects - again

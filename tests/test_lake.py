@@ -316,6 +316,55 @@ def test_the_run_summary_says_when_a_partial_hand_in_the_lake_is_whole_in_an_inp
     assert json.loads(summary.stdout)["completed_partials"] == 0  # skipped: already read
 
 
+def _cut_and_whole(tmp_path: Path) -> tuple[Path, Path]:
+    """Write two files: one with a hand cut short (partial), one with the same hand whole."""
+    full = _generated(tmp_path / "full.jsonl", 3, seed=4).read_bytes().splitlines()
+    cut = json.loads(full[1])
+    cut["actions"], cut["partial"] = cut["actions"][:6], True
+    cut.pop("result", None)
+    early, late = tmp_path / "early.jsonl", tmp_path / "late.jsonl"
+    early.write_bytes(b"\n".join([full[0], json.dumps(cut).encode()]) + b"\n")
+    late.write_bytes(b"\n".join(full) + b"\n")
+    return early, late
+
+
+@pytest.mark.parametrize("chunk_hands", [1, 1000])  # the two copies in two chunks, or one
+def test_a_hand_one_run_reads_cut_then_whole_is_said_and_replace_in_order_takes_it(
+    tmp_path: Path, chunk_hands: int
+) -> None:
+    early, late = _cut_and_whole(tmp_path)
+    lake = tmp_path / "lake"
+    if chunk_hands == 1000:  # one input, so one chunk: the cut copy, then the whole one
+        both = tmp_path / "both.jsonl"
+        both.write_bytes(early.read_bytes() + late.read_bytes())
+        report = run_lake([str(both)], lake, workers=1, chunk_hands=chunk_hands)
+    else:
+        report = run_lake([str(early), str(late)], lake, workers=1, chunk_hands=chunk_hands)
+    assert (report.hands, report.duplicates, report.completed) == (3, 2, 1)
+    statuses = dict(run_query(lake, "SELECT status, count(*) FROM hands GROUP BY 1").rows)
+    assert statuses == {"ok": 2, "partial": 1}  # the first copy is kept, and said
+    if chunk_hands == 1000:
+        return
+    # what the summary advises: the files with the whole hands first, then the others
+    again = run_lake([str(late), str(early)], lake, workers=1, replace=True)
+    assert (again.hands, again.duplicates, again.completed) == (3, 2, 0)
+    statuses = dict(run_query(lake, "SELECT status, count(*) FROM hands GROUP BY 1").rows)
+    assert statuses == {"ok": 3}
+
+
+def test_a_hand_read_whole_twice_after_its_cut_copy_is_counted_once(tmp_path: Path) -> None:
+    early, late = _cut_and_whole(tmp_path)
+    lake = tmp_path / "lake"
+    run_lake([str(early)], lake, workers=1)
+    twice = tmp_path / "twice.jsonl"
+    twice.write_bytes(late.read_bytes() * 2)
+    report = run_lake([str(twice), str(late)], lake, workers=1, chunk_hands=2)
+    assert report.completed == 1
+    # a whole copy first, the cut one after it: nothing to complete
+    other = run_lake([str(late), str(early)], tmp_path / "other", workers=1)
+    assert (other.hands, other.duplicates, other.completed) == (3, 2, 0)
+
+
 def test_a_crash_before_the_commit_leaves_the_lake_as_it_was(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

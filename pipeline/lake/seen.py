@@ -187,11 +187,14 @@ def _count_dropped(name: str, rows: pa.Table, dropped: Tally) -> None:
 
 @dataclass(frozen=True, slots=True)
 class Seen:
-    """What the lake holds (and this run has taken so far): hands, partial ones, rejects."""
+    """What the lake holds (and this run has taken so far): hands, partial ones, rejects;
+    and the cut hands this run has read whole."""
 
     keys: KeySet
     partial: set[tuple[str, str]] = field(default_factory=set)
     rejects: Rejects = field(default_factory=Rejects)
+    completed: set[tuple[str, str]] = field(default_factory=set)
+    """Hands held cut (partial, or a reject's line) that this run has read whole."""
 
 
 def retired_keys(lake: Path, files: Iterable[str]) -> set[tuple[str, str]]:
