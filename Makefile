@@ -18,8 +18,10 @@ $(STAMP): pyproject.toml $(ENGINE_SOURCES)
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# Test files run in parallel, one process per core, each file whole on one (its module-wide
+# set-up, such as the PokerKit hands, is made once).
 test: install
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto --dist loadfile
 
 lint: install
 	$(BIN)/ruff check pipeline tests bench fuzz setup.py conftest.py
