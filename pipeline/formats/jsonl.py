@@ -449,21 +449,12 @@ def decode_line(
 
 
 def _decode_line(raw: bytes, source: str, line: int, complete: bool) -> HandRecord | Reject:
-    if b'"_' not in raw:  # no extra field is written here: the usual line, read in one go
-        try:
-            only = _HAND_ONLY_DECODER.decode(raw)
-        except (msgspec.DecodeError, RecursionError):
-            pass  # the full reading below says exactly what is wrong
-        else:
-            try:
-                return _record(only, (), source, line)
-            except _FieldError as error:
-                excerpt = _excerpt(raw)
-                return Reject(
-                    source, line, error.code, error.message, excerpt, error.field, only.hand_id
-                )
     hand_id: str | None = None
     try:
+        only = _one_decode(raw)
+        if only is not None:
+            hand_id = only.hand_id
+            return _record(only, (), source, line)
         top = _TOP_DECODER.decode(raw)
         hand_id = _hand_id(top)
         unknown = [key for key in top if key not in _FIELDS and not key.startswith("_")]
@@ -501,6 +492,17 @@ def _decode_line(raw: bytes, source: str, line: int, complete: bool) -> HandReco
         )
     except _FieldError as error:
         return Reject(source, line, error.code, error.message, _excerpt(raw), error.field, hand_id)
+
+
+def _one_decode(raw: bytes) -> HandOnlyW | None:
+    """Read a line with no extra field in one decode: the usual line. ``None`` when a key
+    may start with ``_`` or the decode fails (the full reading says exactly what is wrong)."""
+    if b'"_' in raw:
+        return None
+    try:
+        return _HAND_ONLY_DECODER.decode(raw)
+    except (msgspec.DecodeError, RecursionError):
+        return None
 
 
 def _not_utf8(
