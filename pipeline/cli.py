@@ -23,11 +23,18 @@ from typer.core import TyperCommand
 from pipeline import __version__
 from pipeline.check import CheckSummary, Duplicate, check_paths, paused_gc
 from pipeline.cli_options import (
+    Executor,
+    FailOnViolation,
     InputFormat,
     Output,
+    Replace,
     Rules,
+    Scheduler,
+    Staging,
+    Workers,
     check_game,
     check_input_format,
+    check_run_options,
     check_stakes,
     check_summary_format,
     check_writable,
@@ -73,7 +80,6 @@ from pipeline.cli_shell import (
     usage_error,
 )
 from pipeline.convert import OUTPUT_FORMATS, convert
-from pipeline.executors import MAX_WORKERS
 from pipeline.files import replaced
 from pipeline.formats.jsonl import write_jsonl
 from pipeline.generate import GameChoice, RakePolicy, generate_hands
@@ -93,7 +99,7 @@ from pipeline.reports.explain_render import FORMATS as EXPLAIN_FORMATS
 from pipeline.reports.explain_render import render as render_explanation
 from pipeline.reports.stats import GROUPS, StatsFilter, player_stats
 from pipeline.rules import ENGINE, UnknownRuleSet, get_rule_set
-from pipeline.run import STDIN_REPLACE, run_lake
+from pipeline.run import run_lake
 from pipeline.violations import Reject
 
 __all__ = ["app", "main"]
@@ -349,66 +355,16 @@ def run_command(
         typer.Argument(metavar="INPUT...", help="Hand-log files or directories; - for stdin."),
     ],
     out: Annotated[Path, typer.Option("--out", help="The lake folder.")] = Path("lake"),
-    workers: Annotated[
-        int | None,
-        typer.Option(
-            "--workers",
-            min=1,
-            max=MAX_WORKERS,
-            help="Processes, or with --executor dask the local cluster's workers "
-            f"(1 to {MAX_WORKERS}; default: every core; a remote cluster uses its own "
-            "workers).",
-        ),
-    ] = None,
+    workers: Workers = None,
     rules: Rules = "standard",
-    replace: Annotated[
-        bool,
-        typer.Option(
-            "--replace",
-            help="Ingest inputs again, retiring the rows earlier runs took from them (and from "
-            "earlier versions of the same file, e.g. a session file that has grown). Files "
-            "only, not - (stdin).",
-        ),
-    ] = False,
+    replace: Replace = False,
     input_format: InputFormat = None,
     fmt: Annotated[str, typer.Option("--format", help="Summary: table or json.")] = "table",
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress, no summary.")] = False,
-    fail_on_violation: Annotated[
-        bool,
-        typer.Option(
-            "--fail-on-violation",
-            help="Exit 1 when any hand written has an error (status violations or invalid), "
-            "as check does; the lake is committed all the same.",
-        ),
-    ] = False,
-    executor: Annotated[
-        str,
-        typer.Option(
-            "--executor",
-            help="Where chunks run: local (processes on this machine) or dask (a Dask "
-            "cluster; needs pip install 'croupier\\[dask]').",
-        ),
-    ] = "local",
-    scheduler: Annotated[
-        str | None,
-        typer.Option(
-            "--scheduler",
-            metavar="ADDR",
-            help="With --executor dask: a running scheduler (tcp://HOST:8786) instead of a "
-            "local cluster. Its workers write to the lake themselves: --out must be the same "
-            "path on a filesystem they all share (or use --staging).",
-        ),
-    ] = None,
-    staging: Annotated[
-        str | None,
-        typer.Option(
-            "--staging",
-            metavar="URL",
-            help="Stage the chunks' files at an fsspec URL (s3://bucket/path, file://…) "
-            "instead of the lake's folder, for workers that do not share it; the run "
-            "fetches them into the lake. Needs pip install 'croupier\\[fsspec]'.",
-        ),
-    ] = None,
+    fail_on_violation: FailOnViolation = False,
+    executor: Executor = "local",
+    scheduler: Scheduler = None,
+    staging: Staging = None,
 ) -> None:
     """Judge and settle every hand of the inputs and commit them to the Parquet lake.
 
@@ -424,24 +380,9 @@ def run_command(
     Example: [bold]croupier run hands/ --out /shared/lake --executor dask --scheduler
     tcp://head:8786[/]
     """
-    from pipeline.executors import EXECUTORS, ExecutorError
+    from pipeline.executors import ExecutorError
 
-    if fmt not in ("table", "json"):
-        raise typer.BadParameter(
-            f"unknown format {fmt!r}; choose table or json", param_hint="--format"
-        )
-    if executor not in EXECUTORS:
-        raise typer.BadParameter(
-            f"unknown executor {executor!r}; choose local or dask", param_hint="--executor"
-        )
-    if scheduler is not None and executor != "dask":
-        raise typer.BadParameter("--scheduler needs --executor dask", param_hint="--scheduler")
-    if staging is not None and "://" not in staging:
-        raise typer.BadParameter(
-            f"--staging {staging!r} is not a URL (scheme://path)", param_hint="--staging"
-        )
-    if replace and "-" in inputs:
-        raise typer.BadParameter(STDIN_REPLACE, param_hint="--replace")
+    check_run_options(fmt, executor, scheduler, staging, replace=replace, inputs=inputs)
     check_input_format(input_format)
     rule_set = rule_set_named(rules)
     try:

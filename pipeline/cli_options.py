@@ -13,17 +13,26 @@ from rich.markup import escape
 
 from pipeline.cli_output import output_in_lake, stderr
 from pipeline.cli_shell import EXIT_ENVIRONMENT, EXIT_USAGE
+from pipeline.executors import EXECUTORS, MAX_WORKERS
 from pipeline.formats import INPUT_FORMATS
 from pipeline.model import Betting, Variant
 from pipeline.rules import RULE_SETS, RuleSet, UnknownRuleSet, get_rule_set
+from pipeline.run import STDIN_REPLACE
 
 __all__ = [
     "RULE_NAMES",
+    "Executor",
+    "FailOnViolation",
     "InputFormat",
     "Output",
+    "Replace",
     "Rules",
+    "Scheduler",
+    "Staging",
+    "Workers",
     "check_game",
     "check_input_format",
+    "check_run_options",
     "check_stakes",
     "fail",
     "outside_lake",
@@ -38,6 +47,94 @@ InputFormat = Annotated[
 RULE_NAMES = f"{', '.join(list(RULE_SETS)[:-1])} or {list(RULE_SETS)[-1]}"  # standard or …
 Rules = Annotated[str, typer.Option("--rules", help=f"Rule set: {RULE_NAMES}.")]
 Output = Annotated[Path | None, typer.Option("--output", "-o", help="Write here; - for stdout.")]
+
+# croupier run's own options (its checks: check_run_options).
+Workers = Annotated[
+    int | None,
+    typer.Option(
+        "--workers",
+        min=1,
+        max=MAX_WORKERS,
+        help="Processes, or with --executor dask the local cluster's workers "
+        f"(1 to {MAX_WORKERS}; default: every core; a remote cluster uses its own "
+        "workers).",
+    ),
+]
+Replace = Annotated[
+    bool,
+    typer.Option(
+        "--replace",
+        help="Ingest inputs again, retiring the rows earlier runs took from them (and from "
+        "earlier versions of the same file, e.g. a session file that has grown). Files "
+        "only, not - (stdin).",
+    ),
+]
+FailOnViolation = Annotated[
+    bool,
+    typer.Option(
+        "--fail-on-violation",
+        help="Exit 1 when any hand written has an error (status violations or invalid), "
+        "as check does; the lake is committed all the same.",
+    ),
+]
+Executor = Annotated[
+    str,
+    typer.Option(
+        "--executor",
+        help="Where chunks run: local (processes on this machine) or dask (a Dask "
+        "cluster; needs pip install 'croupier\\[dask]').",
+    ),
+]
+Scheduler = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler",
+        metavar="ADDR",
+        help="With --executor dask: a running scheduler (tcp://HOST:8786) instead of a "
+        "local cluster. Its workers write to the lake themselves: --out must be the same "
+        "path on a filesystem they all share (or use --staging).",
+    ),
+]
+Staging = Annotated[
+    str | None,
+    typer.Option(
+        "--staging",
+        metavar="URL",
+        help="Stage the chunks' files at an fsspec URL (s3://bucket/path, file://…) "
+        "instead of the lake's folder, for workers that do not share it; the run "
+        "fetches them into the lake. Needs pip install 'croupier\\[fsspec]'.",
+    ),
+]
+
+
+def check_run_options(
+    fmt: str,
+    executor: str,
+    scheduler: str | None,
+    staging: str | None,
+    *,
+    replace: bool,
+    inputs: list[str],
+) -> None:
+    """Refuse (exit 2) a bad combination of croupier run's options: a summary format other
+    than table or json, an unknown executor, --scheduler without dask, --staging that is not
+    a URL, --replace of standard input."""
+    if fmt not in ("table", "json"):
+        raise typer.BadParameter(
+            f"unknown format {fmt!r}; choose table or json", param_hint="--format"
+        )
+    if executor not in EXECUTORS:
+        raise typer.BadParameter(
+            f"unknown executor {executor!r}; choose local or dask", param_hint="--executor"
+        )
+    if scheduler is not None and executor != "dask":
+        raise typer.BadParameter("--scheduler needs --executor dask", param_hint="--scheduler")
+    if staging is not None and "://" not in staging:
+        raise typer.BadParameter(
+            f"--staging {staging!r} is not a URL (scheme://path)", param_hint="--staging"
+        )
+    if replace and "-" in inputs:
+        raise typer.BadParameter(STDIN_REPLACE, param_hint="--replace")
 
 
 def check_input_format(value: str | None) -> None:
