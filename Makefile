@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install test check lint typecheck imports bench load demo clean
+.PHONY: install test test-long check lint typecheck imports bench load demo clean
 
 install: $(STAMP)
 
@@ -19,9 +19,14 @@ $(STAMP): pyproject.toml $(ENGINE_SOURCES)
 	touch $(STAMP)
 
 # Test files run in parallel, one process per core, each file whole on one (its module-wide
-# set-up, such as the PokerKit hands, is made once).
+# set-up, such as the PokerKit hands, is made once). The tests marked `long` (a minute or so
+# each: the load run, fuzzing at length, the fairness tests' long deals) run in `test-long`,
+# which CI runs after `test` and `check` runs too: `make test` stays within 15 minutes.
 test: install
-	$(BIN)/python -m pytest -q -n auto --dist loadfile
+	$(BIN)/python -m pytest -q -n auto --dist loadfile -m 'not slow and not long'
+
+test-long: install
+	$(BIN)/python -m pytest -q -n auto --dist loadfile -m long
 
 lint: install
 	$(BIN)/ruff check pipeline tests bench fuzz setup.py conftest.py
@@ -33,7 +38,7 @@ typecheck: install
 imports: install
 	$(BIN)/lint-imports
 
-check: lint typecheck imports test
+check: lint typecheck imports test test-long
 
 demo: install
 	$(BIN)/croupier run data/sample --out lake
