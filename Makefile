@@ -8,11 +8,11 @@ STAMP  := $(VENV)/.installed
 
 install: $(STAMP)
 
-# The rules engine is compiled at install (setup.py): its sources and C types are inputs too.
-ENGINE_TYPES   := $(wildcard pipeline/rules/*.pxd)
-ENGINE_SOURCES := setup.py pipeline/rules/engine.py $(ENGINE_TYPES) $(ENGINE_TYPES:.pxd=.py)
+# The hot modules are compiled at install (setup.py): their sources and C types are inputs too
+# (pipeline/compiled.py lists them, and prints them when run).
+COMPILED_SOURCES := setup.py pipeline/compiled.py $(shell $(PYTHON) pipeline/compiled.py)
 
-$(STAMP): pyproject.toml $(ENGINE_SOURCES)
+$(STAMP): pyproject.toml $(COMPILED_SOURCES)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
@@ -54,4 +54,5 @@ load: install  # 5,000,000 generated hands through croupier run - (about an hour
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis lake build
-	rm -f pipeline/rules/*.so pipeline/rules/*.c pipeline/rules/compiled.json
+	find pipeline \( -name '*.so' -o -name '*.c' \) -delete
+	rm -f pipeline/compiled.json

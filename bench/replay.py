@@ -154,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
     ours = rows[0].hands_per_second
     met = "met" if ours >= TARGET else "NOT met"
     print(f"target: {TARGET:,} hands/s/core for replay; {ours:,.0f} hands/s: {met}")
-    print(f"rules engine: {ENGINE} (see setup.py)")
+    print(f"form: {ENGINE} (see setup.py)")
     for name, value in checks.items():
         print(f"{name}: {value}")
     report = {

@@ -123,7 +123,7 @@ _EXIT_ABORTED = 130
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"croupier {__version__} (rules engine: {ENGINE})")
+        typer.echo(f"croupier {__version__} ({ENGINE})")  # compiled, or python
         raise typer.Exit()
 
 

@@ -1,8 +1,8 @@
 """The ``croupier`` console script: load the commands, or say in one line why they cannot.
 
-Loading the commands loads the rules engine, which refuses to run compiled code not built
-from its sources as they are (:mod:`pipeline.rules.engine`); that refusal is an environment
-error (exit 3, one line on stderr), not a traceback.
+Loading the commands loads the compiled modules, which refuse to load when they were not
+built from their sources as they are (:mod:`pipeline.compiled`); that refusal is an
+environment error (exit 3, one line on stderr), not a traceback.
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ def _commands() -> list[str]:
 def test_version() -> None:
     result = runner.invoke(app, ["--version"])
     assert result.exit_code == 0
-    assert result.stdout.strip() == f"croupier {__version__} (rules engine: {ENGINE})"
+    assert result.stdout.strip() == f"croupier {__version__} ({ENGINE})"
 
 
 @pytest.mark.parametrize("command", _commands())

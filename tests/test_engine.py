@@ -1,10 +1,12 @@
-"""The rules engine's two forms: compiled by Cython, and the pure-Python sources.
+"""The two forms of the hot modules: compiled by Cython, and the pure-Python sources.
 
-Where the package was built with a C compiler (the default: ``make install``), the engine
-modules run compiled, and every other test exercises that form. The tests here check that
-it is the form in use, that it judges hands exactly as the sources do, that a compiled
-module older than its source is refused, and they run the sources' doctests (which pytest's
-doctest collector skips when the module is compiled: see the root ``conftest.py``).
+Where the package was built with a C compiler (the default: ``make install``), the modules
+of :data:`pipeline.compiled.COMPILED` (the rules engine, and the decoding and settlement
+around it) run compiled, and every other test exercises that form. The tests here check
+that it is the form in use, that it reads, judges, settles and writes hands exactly as the
+sources do, that a compiled module not built from its source is refused, and they run the
+sources' doctests (which pytest's doctest collector skips when the module is compiled: see
+the root ``conftest.py``).
 """
 
 from __future__ import annotations
@@ -22,59 +24,79 @@ from pathlib import Path
 import pytest
 from msgspec.structs import replace
 
+import pipeline
 import pipeline.rules
-from pipeline.model import HandRecord
-from pipeline.rules import replay
-from pipeline.rules.engine import (
+from pipeline.compiled import (
     COMPILED,
     RECORD,
     StaleBuild,
     check_fresh,
     compiled_file,
+    module_name,
+    refuse_stale,
     source_digests,
     stale_modules,
 )
+from pipeline.model import HandRecord
+from pipeline.rules import replay
 from tests.handbuilder import BOARD, blinds, board, build, call, raise_to
 
-RULES = Path(pipeline.rules.__file__).resolve().parent
-ROOT = RULES.parents[1]
+PACKAGE = Path(pipeline.__file__).resolve().parent
+ROOT = PACKAGE.parent
 PURE = bool(os.environ.get("CROUPIER_PURE_PYTHON"))
 CROUPIER = str(Path(sys.executable).parent / "croupier")
 """The installed console script (what a user runs)."""
 COMPILER = shutil.which((sysconfig.get_config_var("CC") or "cc").split()[0])
 
-# Replays generated hands of every game and structure, faults included, and prints one JSON
-# line per hand: everything a Replay says, and its players' statistic flags. Run once as
-# installed, once forcing the sources.
+# Reads generated hands of every game and structure (faults injected, some lines broken)
+# from their JSON lines, replays, settles and turns them into the lake's rows, and prints a
+# JSON line for each: everything a Replay says, its players' statistic flags, each reject,
+# then every row of every table. Run once as installed, once forcing the sources.
 DIGEST = r"""
 import importlib.abc, importlib.util, json, sys
 from pathlib import Path
 
-RULES = Path(sys.argv[1])
+PACKAGE = Path(sys.argv[1])
+MODULES = {"pipeline." + name.replace("/", "."): name for name in sys.argv[3].split(",")}
 if sys.argv[2] == "source":
-    names = sys.argv[3].split(",")
 
     class FromSource(importlib.abc.MetaPathFinder):
         def find_spec(self, fullname, path, target=None):
-            short = fullname.rpartition(".")[2]
-            if fullname.startswith("pipeline.rules.") and short in names:
-                return importlib.util.spec_from_file_location(fullname, RULES / f"{short}.py")
-            return None
+            name = MODULES.get(fullname)
+            if name is None:
+                return None
+            return importlib.util.spec_from_file_location(fullname, PACKAGE / f"{name}.py")
 
     sys.meta_path.insert(0, FromSource())
 
+from pipeline.formats.jsonl import decode_line, encode_hand
 from pipeline.generate.play import GameChoice, generate_hands
-from pipeline.lake.rows import hand_positions
+from pipeline.lake.rows import ChunkRows, hand_positions
 from pipeline.rules import replay
 from pipeline.rules.stats import seat_flags
+from pipeline.settle import settle_many
+from pipeline.violations import Reject
 
-print(json.dumps({"module": sys.modules["pipeline.rules.replay"].__file__}))
+print(json.dumps({"files": [sys.modules[name].__file__ for name in sorted(MODULES)]}))
+rows = ChunkRows("digest")
 for seed, players in ((11, (2, 3)), (12, (5, 10))):
     choice = GameChoice(min_players=players[0], max_players=players[1])
-    for hand in generate_hands(300, seed=seed, choice=choice, faults=0.3):
-        r = replay(hand)
+    judged = []
+    for n, hand in enumerate(generate_hands(300, seed=seed, choice=choice, faults=0.3)):
+        line = encode_hand(hand)
+        if n % 50 == 7:  # an amount no reader takes
+            line = line.replace(b'"stack":"', b'"stack":"-', 1)
+        elif n % 50 == 13:  # cut short
+            line = line[: len(line) // 2]
+        item = decode_line(line, "digest.jsonl", n + 1, complete=n % 2 == 0)
+        if isinstance(item, Reject):
+            rows.add_reject(item)
+            print(json.dumps({"reject": [str(item.code), item.field, item.message]}))
+            continue
+        r = replay(item)
+        judged.append((item, r))
         print(json.dumps({
-            "hand": hand.hand_id,
+            "hand": item.hand_id,
             "status": str(r.status),
             "violations": [
                 [str(v.code), v.seq, v.seat, v.expected, v.actual, v.rule, v.message]
@@ -87,14 +109,20 @@ for seed, players in ((11, (2, 3)), (12, (5, 10))):
             "hole": sorted(r.hole_cards.items()),
             "uncalled": r.uncalled,
             "end": [str(r.street), r.showdown],
-            "flags": seat_flags(r, hand_positions(hand, r.seats)),
+            "flags": seat_flags(r, hand_positions(item, r.seats)),
         }, default=str))
+    settled = settle_many([r for _, r in judged])
+    for (hand, r), s in zip(judged, settled, strict=True):
+        rows.add_hand(hand, r, s)
+for name, table in rows.tables().items():
+    for row in table.to_pylist():
+        print(json.dumps({name: row}, default=str, sort_keys=True))
 """
 
 
 def _digest(form: str) -> list[str]:
     done = subprocess.run(
-        [sys.executable, "-c", DIGEST, str(RULES), form, ",".join(COMPILED)],
+        [sys.executable, "-c", DIGEST, str(PACKAGE), form, ",".join(COMPILED)],
         capture_output=True,
         text=True,
         check=True,
@@ -103,73 +131,119 @@ def _digest(form: str) -> list[str]:
     return done.stdout.splitlines()
 
 
-def test_every_compiled_module_has_its_c_types_and_nothing_else_does() -> None:
-    assert sorted(p.stem for p in RULES.glob("*.pxd")) == sorted(COMPILED)
-    assert all((RULES / f"{name}.py").exists() for name in COMPILED)
+def test_every_c_types_file_belongs_to_a_compiled_module() -> None:
+    # the engine's modules share C types: each has its .pxd; the others need none
+    types = sorted(
+        p.relative_to(PACKAGE).with_suffix("").as_posix() for p in PACKAGE.rglob("*.pxd")
+    )
+    assert types == sorted(name for name in COMPILED if name.startswith("rules/"))
+    assert all((PACKAGE / f"{name}.py").exists() for name in COMPILED)
+    assert len(set(COMPILED)) == len(COMPILED)
 
 
-@pytest.mark.skipif(PURE, reason="CROUPIER_PURE_PYTHON is set: the engine is pure Python")
-@pytest.mark.skipif(COMPILER is None, reason="no C compiler here: the engine is pure Python")
-def test_the_engine_runs_compiled_where_it_was_built() -> None:
-    # make install compiles it; a silent fallback to the sources would show here
+@pytest.mark.skipif(PURE, reason="CROUPIER_PURE_PYTHON is set: the package is pure Python")
+@pytest.mark.skipif(COMPILER is None, reason="no C compiler here: the package is pure Python")
+def test_the_hot_modules_run_compiled_where_they_were_built() -> None:
+    # make install compiles them; a silent fallback to the sources would show here
     assert pipeline.rules.ENGINE == "compiled"
     for name in COMPILED:
-        module = sys.modules[f"pipeline.rules.{name}"]
+        module = importlib.import_module(module_name(name))
         assert module.__file__ is not None
         assert not module.__file__.endswith(".py"), module.__file__
 
 
 @pytest.mark.skipif(pipeline.rules.ENGINE != "compiled", reason="nothing compiled to compare")
-def test_compiled_and_source_engines_judge_every_hand_alike() -> None:
+def test_compiled_and_source_forms_read_judge_settle_and_write_every_hand_alike() -> None:
     compiled, source = _digest("compiled"), _digest("source")
-    assert not json.loads(compiled[0])["module"].endswith(".py")
-    assert json.loads(source[0])["module"].endswith("replay.py")
-    assert len(compiled) == len(source) == 601
-    statuses = {json.loads(line)["status"] for line in compiled[1:]}
+    assert not any(f.endswith(".py") for f in json.loads(compiled[0])["files"])
+    assert all(f.endswith(".py") for f in json.loads(source[0])["files"])
+    assert len(compiled) == len(source)
+    lines = [json.loads(line) for line in compiled[1:]]
+    statuses = {line["status"] for line in lines if "status" in line}
     assert {"ok", "violations"} <= statuses  # faults were injected and judged
+    assert sum("reject" in line for line in lines) == 24  # 2 broken lines in 50, 600 hands
+    tables = {next(iter(line)) for line in lines if "hand" not in line and "reject" not in line}
+    assert tables == {"hands", "seats", "actions", "pots", "awards", "violations", "rejects"}
     for ours, theirs in zip(compiled[1:], source[1:], strict=True):
         assert ours == theirs
 
 
 def test_a_compiled_module_not_built_from_its_source_is_refused(tmp_path: Path) -> None:
-    for name in COMPILED:  # a whole (fake) build
-        (tmp_path / f"{name}.py").write_text(f"x = {name!r}\n")
-        (tmp_path / f"{name}{_suffix()}").write_bytes(b"")
-    (tmp_path / "betting.pxd").write_text("cdef object x\n")
+    _fake_build(tmp_path, COMPILED)
+    (tmp_path / "rules" / "betting.pxd").write_text("cdef object x\n")
     assert stale_modules(tmp_path) == [RECORD]  # compiled, but nothing says from what
     (tmp_path / RECORD).write_text(json.dumps(source_digests(tmp_path)))
     assert stale_modules(tmp_path) == []
     check_fresh(tmp_path)
-    os.utime(tmp_path / "betting.py", (1, 1))  # file times do not matter (installers set them)
+    os.utime(tmp_path / "settle.py", (1, 1))  # file times do not matter (installers set them)
     assert stale_modules(tmp_path) == []
-    (tmp_path / "betting.pxd").write_text("cdef object x, y\n")  # the C types changed
-    assert stale_modules(tmp_path) == ["betting.pxd"]
-    with pytest.raises(StaleBuild, match=r"not built from betting\.pxd.*make install"):
+    (tmp_path / "rules" / "betting.pxd").write_text("cdef object x, y\n")  # C types changed
+    (tmp_path / "formats" / "jsonl.py").write_text("x = 2\n")
+    assert stale_modules(tmp_path) == ["rules/betting.pxd", "formats/jsonl.py"]
+    with pytest.raises(StaleBuild, match=r"not built from rules/betting\.pxd, formats/jsonl\.py"):
         check_fresh(tmp_path)
 
 
-def test_the_installed_engine_matches_its_record() -> None:
+def test_a_stale_build_refuses_to_load_its_compiled_modules_only(tmp_path: Path) -> None:
+    package = tmp_path / "fakepkg"
+    _fake_build(package, COMPILED)
+    (package / "__init__.py").write_text("")
+    (package / "plain.py").write_text("x = 1\n")
+    assert refuse_stale(package, "fakepkg") is not None  # no record of what was compiled
+    finder = sys.meta_path[0]
+    sys.path.insert(0, str(tmp_path))
+    try:
+        with pytest.raises(StaleBuild, match="make install"):
+            importlib.import_module("fakepkg.settle")
+        with pytest.raises(StaleBuild):
+            importlib.import_module("fakepkg.rules.state")
+        assert importlib.import_module("fakepkg.plain").x == 1  # the package itself loads
+    finally:
+        sys.meta_path.remove(finder)
+        sys.path.remove(str(tmp_path))
+        for name in [m for m in sys.modules if m.split(".")[0] == "fakepkg"]:
+            del sys.modules[name]
+    (package / RECORD).write_text(json.dumps(source_digests(package)))
+    assert refuse_stale(package, "fakepkg") is None
+    assert finder not in sys.meta_path
+
+
+def test_the_installed_build_matches_its_record() -> None:
     if pipeline.rules.ENGINE == "compiled":
-        recorded = json.loads((RULES / RECORD).read_text())
-        assert recorded == source_digests(RULES)
-        assert len(recorded) == 2 * len(COMPILED)
+        recorded = json.loads((PACKAGE / RECORD).read_text())
+        assert recorded == source_digests(PACKAGE)
+        pxd = sum(1 for name in COMPILED if (PACKAGE / f"{name}.pxd").exists())
+        assert len(recorded) == len(COMPILED) + pxd
 
 
 def test_sources_without_a_build_are_never_stale(tmp_path: Path) -> None:
-    (tmp_path / "state.py").write_text("")
-    assert compiled_file("state", tmp_path) is None
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "state.py").write_text("")
+    assert compiled_file("rules/state", tmp_path) is None
     assert stale_modules(tmp_path) == []
 
 
-@pytest.mark.parametrize("name", [n for n in COMPILED if ">>>" in (RULES / f"{n}.py").read_text()])
-def test_doctests_of_the_engine_sources(name: str) -> None:
-    spec = importlib.util.spec_from_file_location(f"_source_{name}", RULES / f"{name}.py")
+@pytest.mark.parametrize(
+    "name", [n for n in COMPILED if ">>>" in (PACKAGE / f"{n}.py").read_text()]
+)
+def test_doctests_of_the_compiled_sources(name: str) -> None:
+    unique = "_source_" + name.replace("/", "_")
+    spec = importlib.util.spec_from_file_location(unique, PACKAGE / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     failed, attempted = doctest.testmod(module, verbose=False)
     assert attempted > 0
     assert failed == 0
+
+
+def _fake_build(root: Path, names: tuple[str, ...]) -> None:
+    """Write a source and an empty compiled file for each module (a whole, fake, build)."""
+    for name in names:
+        source = root / f"{name}.py"
+        source.parent.mkdir(parents=True, exist_ok=True)
+        source.write_text(f"x = {name!r}\n")
+        (root / f"{name}{_suffix()}").write_bytes(b"")
 
 
 def _suffix() -> str:
@@ -182,7 +256,7 @@ def test_the_command_line_says_a_stale_build_in_one_line() -> None:
     # as if the engine had been edited since it was compiled: exit 3, no traceback
     code = (
         "import importlib.abc, sys\n"
-        "from pipeline.rules.engine import StaleBuild\n"
+        "from pipeline.compiled import StaleBuild\n"
         "class Stale(importlib.abc.MetaPathFinder):\n"
         "    def find_spec(self, name, path, target=None):\n"
         "        if name == 'pipeline.cli':\n"
@@ -261,9 +335,10 @@ def test_amounts_beyond_64_bits_are_refused_not_wrapped(factor: int) -> None:
         replay(_scaled(hand, factor))
 
 
-def test_a_partly_compiled_engine_is_refused(tmp_path: Path) -> None:
+def test_a_partly_compiled_build_is_refused(tmp_path: Path) -> None:
     for name in COMPILED:
+        (tmp_path / f"{name}.py").parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / f"{name}.py").write_text("")
-    (tmp_path / f"state{_suffix()}").write_bytes(b"")  # one module compiled, the others not
-    with pytest.raises(StaleBuild, match=r"incomplete \(context, betting, .* not compiled\)"):
+    (tmp_path / f"rules/state{_suffix()}").write_bytes(b"")  # one module compiled, not the rest
+    with pytest.raises(StaleBuild, match=r"incomplete \(rules/context, rules/betting, .* not"):
         check_fresh(tmp_path)

@@ -4,10 +4,10 @@
 legal now?" without applying anything. Rule sets are named and versioned.
 
 ``ENGINE`` says which form runs: ``"compiled"`` (Cython, the default where a C compiler was
-available at install) or ``"python"``; see :mod:`pipeline.rules.engine`.
+available at install) or ``"python"``; see :mod:`pipeline.compiled`.
 """
 
-from pipeline.rules.engine import ENGINE  # first: it refuses a compiled engine gone stale
+from pipeline.compiled import ENGINE
 from pipeline.rules.replay import Replay, Step, replay
 from pipeline.rules.rulesets import RULE_SETS, STANDARD, RuleSet, UnknownRuleSet, get_rule_set
 from pipeline.rules.state import BettingState, Legal, Street, legal_actions
