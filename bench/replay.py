@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from bench.machine import loop_seconds
 from pipeline.generate.play import GameChoice, generate_hands
 from pipeline.model import Betting, HandRecord, Variant
 from pipeline.rules import ENGINE, replay
@@ -71,6 +72,7 @@ def measure(args: argparse.Namespace) -> tuple[list[Row], dict[str, object]]:
     seconds, clean = best_time(lambda: replay_all(hands), args.repeat)
     rows = [_row("croupier replay", "all generated", len(hands), seconds, target=TARGET)]
     checks: dict[str, object] = {"generated": len(hands), "croupier_without_violations": clean}
+    checks["python_loop_seconds"] = loop_seconds()  # the day's speed (bench.machine)
     try:
         from tests.pokerkit_bridge import play_in_pokerkit, pokerkit_can_play
     except ImportError:  # PokerKit is a dev/bench extra

@@ -51,6 +51,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
+from bench.machine import loop_seconds
 from pipeline.executors import ChunkExecutor, ExecutorError, open_executor
 from pipeline.formats.jsonl import decode_line, iter_lines, read_jsonl, write_jsonl
 from pipeline.generate.play import GameChoice, generate_hands
@@ -451,6 +452,7 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, object]:
     print(f"generated {written:,} hands in {time.perf_counter() - start:.1f} s", flush=True)
     checks: dict[str, object] = {"generated": written, "input_bytes": source.stat().st_size}
     checks["load_average_at_start"] = [round(x, 2) for x in os.getloadavg()]
+    checks["python_loop_seconds_at_start"] = loop_seconds()  # the day's speed (bench.machine)
 
     memory_input = source
     if args.memory_hands != args.hands:
@@ -509,6 +511,7 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, object]:
                 checks["floor_vs_pokerkit"] = round(rows["floor"].hands_per_second / kit, 1)
 
     checks["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
+    checks["python_loop_seconds_at_end"] = loop_seconds()
     goals = targets(rows, memory)
     print()
     print(render(list(rows.values()), goals))
