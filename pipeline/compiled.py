@@ -148,7 +148,7 @@ def check_fresh(root: Path = _HERE) -> None:
 def _refusal(problem: str, root: Path) -> StaleBuild:
     return StaleBuild(
         f"the compiled form of croupier {problem} in {root}: run `make install` to rebuild "
-        f"it (or `make clean`, which deletes the compiled files, to run the pure-Python form)"
+        f"it (or delete the compiled files, {root}/**/*.so, to run the pure-Python form)"
     )
 
 

@@ -169,7 +169,7 @@ def test_compiled_and_source_forms_read_judge_settle_and_write_every_hand_alike(
 
 
 def test_a_compiled_module_not_built_from_its_source_is_refused(tmp_path: Path) -> None:
-    _fake_build(tmp_path, COMPILED)
+    _fake_build(tmp_path)
     (tmp_path / "rules" / "betting.pxd").write_text("cdef object x\n")
     assert stale_modules(tmp_path) == [RECORD]  # compiled, but nothing says from what
     (tmp_path / RECORD).write_text(json.dumps(source_digests(tmp_path)))
@@ -186,7 +186,7 @@ def test_a_compiled_module_not_built_from_its_source_is_refused(tmp_path: Path) 
 
 def test_a_stale_build_refuses_to_load_its_compiled_modules_only(tmp_path: Path) -> None:
     package = tmp_path / "fakepkg"
-    _fake_build(package, COMPILED)
+    _fake_build(package)
     (package / "__init__.py").write_text("")
     (package / "plain.py").write_text("x = 1\n")
     assert refuse_stale(package, "fakepkg") is not None  # no record of what was compiled
@@ -237,12 +237,14 @@ def test_doctests_of_the_compiled_sources(name: str) -> None:
     assert failed == 0
 
 
-def _fake_build(root: Path, names: tuple[str, ...]) -> None:
-    """Write a source and an empty compiled file for each module (a whole, fake, build)."""
-    for name in names:
+def _fake_build(root: Path, compiled: tuple[str, ...] = COMPILED) -> None:
+    """Write a source for every module, and an empty compiled file for each of ``compiled``
+    (by default all of them: a whole, fake, build)."""
+    for name in COMPILED:
         source = root / f"{name}.py"
         source.parent.mkdir(parents=True, exist_ok=True)
         source.write_text(f"x = {name!r}\n")
+    for name in compiled:
         (root / f"{name}{_suffix()}").write_bytes(b"")
 
 
@@ -336,9 +338,6 @@ def test_amounts_beyond_64_bits_are_refused_not_wrapped(factor: int) -> None:
 
 
 def test_a_partly_compiled_build_is_refused(tmp_path: Path) -> None:
-    for name in COMPILED:
-        (tmp_path / f"{name}.py").parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / f"{name}.py").write_text("")
-    (tmp_path / f"rules/state{_suffix()}").write_bytes(b"")  # one module compiled, not the rest
+    _fake_build(tmp_path, compiled=("rules/state",))  # one module compiled, not the rest
     with pytest.raises(StaleBuild, match=r"incomplete \(rules/context, rules/betting, .* not"):
         check_fresh(tmp_path)
