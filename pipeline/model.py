@@ -48,12 +48,16 @@ class Variant(StrEnum):
     @property
     def is_hilo(self) -> bool:
         """Tell whether the pot is split between high and an eight-or-better low."""
-        return self in (Variant.OMAHA_HILO, Variant.COURCHEVEL_HILO)
+        return self in _HILO
 
     @property
     def is_courchevel(self) -> bool:
         """Tell whether the first flop card is exposed before the first betting round."""
-        return self in (Variant.COURCHEVEL, Variant.COURCHEVEL_HILO)
+        return self in _COURCHEVEL
+
+
+_HILO = frozenset({Variant.OMAHA_HILO, Variant.COURCHEVEL_HILO})
+_COURCHEVEL = frozenset({Variant.COURCHEVEL, Variant.COURCHEVEL_HILO})
 
 
 class Betting(StrEnum):

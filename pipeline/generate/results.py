@@ -9,7 +9,6 @@ here, on the recorded result, after the hand is settled.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -86,7 +85,7 @@ def record_results(
         first = replay(hand, rules)
         cut = RakePolicy.rake(rake, hand, sum(first.invested))
         with_rake = replace(hand, result=RecordedResult(rake=cut))
-        judged.append(dataclasses.replace(first, hand=with_rake))
+        judged.append(replace(first, hand=with_rake))
     settled = settle_many(judged, rules)
     out: list[HandRecord] = []
     for hand, j, s, payout in zip(hands, judged, settled, payout_faults, strict=True):

@@ -12,7 +12,7 @@ after any other error it goes on, and the hand has status ``violations``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 from pipeline.model import (
     Action,
@@ -41,8 +41,7 @@ _UNCALLED, _ERROR = ActionType.UNCALLED, Severity.ERROR
 _SHOWDOWN = Street.SHOWDOWN
 
 
-@dataclass(frozen=True, slots=True)
-class Replay:
+class Replay(Struct, frozen=True, gc=False):
     """The judged hand: status, violations, every step, and the chips when betting ended.
 
     Per-player tuples are indexed like :attr:`seats` (index 0: first seat left of the

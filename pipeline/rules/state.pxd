@@ -28,6 +28,8 @@ cdef class BettingState:
     cpdef _went_all_in(self, Py_ssize_t i)
     cpdef _put(self, Py_ssize_t i, long long amount)
     cpdef _acted(self, Py_ssize_t i)
+    @cython.locals(i=Py_ssize_t, j=Py_ssize_t, top=cython.longlong)
+    cpdef _settle_lone_player(self)
 
     cpdef fold(self, Py_ssize_t i)
     cpdef check(self, Py_ssize_t i)

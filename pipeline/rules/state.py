@@ -391,8 +391,13 @@ class BettingState:
                 self.needs = [False] * self.n
             return
         folded, all_in, bet = self.folded, self.all_in, self.bet
-        i = next(j for j in range(self.n) if not folded[j] and not all_in[j])
-        top = max((bet[j] for j in range(self.n) if j != i and not folded[j]), default=0)
+        i = 0
+        while folded[i] or all_in[i]:  # the one who can act
+            i += 1
+        top = 0  # the most any other player in the hand has bet
+        for j in range(self.n):
+            if j != i and not folded[j] and bet[j] > top:
+                top = bet[j]
         if top <= bet[i]:
             self.needs[i] = False
 
