@@ -422,6 +422,59 @@ def test_underscore_fields_are_written_back_as_they_were_read(value: bytes) -> N
     assert decode_line(line, "mem", 1) == hand
 
 
+@pytest.mark.parametrize("extra", [b"", b', "_note": {"a": 1}'])
+@pytest.mark.parametrize(
+    ("old", "new", "field", "values"),
+    [
+        (
+            b'"big", "amount": "1.00"}',
+            b'"big", "amount": "1.00", "amount": "9.00"}',
+            "$.actions[1].amount",
+            '"1.00", "9.00"',
+        ),
+        (b'"seat": 1, "player"', b'"seat": 1, "seat": 3, "player"', "$.seats[0].seat", "1, 3"),
+        (b'"table": "T1"', b'"table": "T1", "table": "T2"', "$.table", "T1"),
+        (
+            b'"variant": "omaha"',
+            b'"variant": "omaha", "variant": "omaha"',
+            "$.game.variant",
+            "omaha",
+        ),
+    ],
+)
+def test_a_repeated_key_is_a_schema_violation_naming_it(
+    old: bytes, new: bytes, field: str, values: str, extra: bytes
+) -> None:
+    # msgspec keeps the last value and says nothing: the line is refused, not read either way
+    line = _line(GOOD)[:-1] + extra + b"}"
+    assert line.count(old) == 1
+    [item] = _items(line.replace(old, new) + b"\n")
+    assert isinstance(item, Reject)
+    assert item.code is RejectCode.SCHEMA_VIOLATION and item.field == field
+    assert "times (values " in item.message and values in item.message
+    assert item.hand_id == "G-1"
+
+
+def test_a_repeated_hand_id_or_extra_field_is_refused_too() -> None:
+    line = _line(GOOD)[:-1] + b', "_note": 1, "_note": 2}'
+    [item] = _items(line + b"\n")
+    assert isinstance(item, Reject) and item.field == "$._note" and item.hand_id == "G-1"
+    line = _line(GOOD).replace(b'"hand_id": "G-1"', b'"hand_id": "G-1", "hand_id": "G-2"')
+    [item] = _items(line + b"\n")
+    assert isinstance(item, Reject) and item.field == "$.hand_id"
+    assert item.hand_id is None  # which of the two is the hand's cannot be told
+
+
+def test_lines_written_otherwise_than_the_writer_read_as_its_own() -> None:
+    # the repeated-key check reads again only what the writer would not have written so
+    hands = generate_hands(20, seed=9)
+    for hand in hands:
+        canonical = encode_hand(hand)
+        spaced = json.dumps(json.loads(canonical), indent=1).replace("\n", " ").encode()
+        assert spaced != canonical
+        assert decode_line(spaced, "mem", 1) == decode_line(canonical, "mem", 1)
+
+
 def test_the_writer_drops_only_the_blanks_between_an_underscore_fields_tokens() -> None:
     raw = b'{ "a" : [1, 2.50],\t"b c": "x , y \\" z" }'
     [hand] = _items(_line(GOOD)[:-1] + b', "_note": ' + raw + b"}")

@@ -15,6 +15,7 @@ Reject codes: ``malformed-json``, ``truncated-hand`` (an unfinished last line),
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
@@ -27,6 +28,7 @@ import msgspec
 from msgspec import UNSET, UnsetType
 
 from pipeline.cards import RANKS, SUITS, format_cards, parse_card, parse_cards
+from pipeline.formats.json_keys import REPEATS, Duplicated, find_repeated, object_pairs
 from pipeline.formats.jsonl_wire import (
     ActionW,
     BetW,
@@ -106,6 +108,8 @@ _TOP_DECODER = msgspec.json.Decoder(dict[str, msgspec.Raw])
 _HAND_DECODER = msgspec.json.Decoder(HandW)
 _HAND_ONLY_DECODER = msgspec.json.Decoder(HandOnlyW)
 _ENCODER = msgspec.json.Encoder()
+_KEYS_DECODER = json.JSONDecoder(object_pairs_hook=object_pairs)
+"""Decodes a line again to find an object that repeats a key, which msgspec does not tell."""
 
 
 # ---------------------------------------------------------------------------------------
@@ -477,6 +481,10 @@ def _decode_line(raw: bytes, source: str, line: int, complete: bool) -> HandReco
         only = _one_decode(raw)
         if only is not None:
             hand_id = only.hand_id
+            if _ENCODER.encode(only) != raw:  # not the writer's form: a key may be repeated
+                repeated = _repeated_key(raw, source, line, hand_id)
+                if repeated is not None:
+                    return repeated
             return _record(only, (), source, line)
         top = _TOP_DECODER.decode(raw)
         hand_id = _hand_id(top)
@@ -499,6 +507,9 @@ def _decode_line(raw: bytes, source: str, line: int, complete: bool) -> HandReco
                     value.decode("utf-8")
                 except UnicodeDecodeError:
                     return _not_utf8(raw, source, line, hand_id, f"$.{key}")
+        repeated = _repeated_key(raw, source, line, hand_id)
+        if repeated is not None:
+            return repeated
         return _record(wire, extras, source, line)
     except msgspec.ValidationError as error:
         message = str(error)
@@ -515,6 +526,30 @@ def _decode_line(raw: bytes, source: str, line: int, complete: bool) -> HandReco
         )
     except _FieldError as error:
         return Reject(source, line, error.code, error.message, _excerpt(raw), error.field, hand_id)
+
+
+def _repeated_key(raw: bytes, source: str, line: int, hand_id: str | None) -> Reject | None:
+    """Return the ``schema-violation`` reject of a line in which an object repeats a key
+    (:mod:`pipeline.formats.json_keys`: the decoder keeps the last value and drops the
+    others without a word), else ``None``. Inside an extra field (``_note``), read as
+    nothing but JSON text, a repeated key is kept as written; an extra field that appears
+    twice is a repeated key of the hand."""
+    before = REPEATS[0]
+    try:
+        value = _KEYS_DECODER.decode(raw.decode("utf-8"))
+    except ValueError as error:  # not reached: msgspec read the line as JSON already
+        return Reject(source, line, RejectCode.MALFORMED_JSON, str(error), _excerpt(raw))
+    if REPEATS[0] == before or not isinstance(value, dict):
+        return None
+    if not isinstance(value, Duplicated):  # the extras' insides are not the hand's
+        value = {key: v for key, v in value.items() if not key.startswith("_")}
+    found = find_repeated(value)
+    if found is None:
+        return None
+    if found.field == "$.hand_id":
+        hand_id = None  # which of the ids is the hand's cannot be told
+    message, field = found.message, found.field
+    return Reject(source, line, RejectCode.SCHEMA_VIOLATION, message, _excerpt(raw), field, hand_id)
 
 
 def _one_decode(raw: bytes) -> HandOnlyW | None:

@@ -83,6 +83,7 @@ from decimal import Decimal
 
 from msgspec.structs import replace
 
+from pipeline.formats.json_keys import REPEATS, Duplicated, find_repeated, object_pairs
 from pipeline.formats.limits import NOT_UTF8_HINT, is_utf16, utf16_reject, vet
 from pipeline.formats.ohh_fields import Money as _Money
 from pipeline.formats.ohh_fields import Number
@@ -141,32 +142,8 @@ _HAND_START_RE = re.compile(r'\{\s*"ohh"\s*:')
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
 
 
-class _Duplicated(dict[str, object]):
-    """A JSON object that names ``key`` more than once (its values in order: ``repeated``)."""
-
-    __slots__ = ("key", "repeated")
-    key: str
-    repeated: list[object]
-
-
-_REPEATS = [0]  # objects decoded with a repeated key: a hand is searched only if it grew
-
-
-def _object(pairs: list[tuple[str, object]]) -> dict[str, object]:
-    """Build a JSON object; one that repeats a key is a :class:`_Duplicated`."""
-    table = dict(pairs)
-    if len(table) == len(pairs):
-        return table
-    names = [name for name, _ in pairs]
-    _REPEATS[0] += 1
-    duplicated = _Duplicated(table)
-    duplicated.key = next(name for k, name in enumerate(names) if name in names[:k])
-    duplicated.repeated = [value for name, value in pairs if name == duplicated.key]
-    return duplicated
-
-
 _DECODER = json.JSONDecoder(
-    parse_float=Decimal, parse_constant=lambda text: Decimal("NaN"), object_pairs_hook=_object
+    parse_float=Decimal, parse_constant=lambda text: Decimal("NaN"), object_pairs_hook=object_pairs
 )
 
 
@@ -587,7 +564,7 @@ def _decode(
     one may start. ``base`` places ``text`` in its file when it is a window of it: the
     characters, line ends and characters on its first line before it (for the positions
     a JSON error names)."""
-    repeats = _REPEATS[0]
+    repeats = REPEATS[0]
     try:
         value, end = _DECODER.raw_decode(text, start)
     except json.JSONDecodeError as error:
@@ -630,7 +607,7 @@ def _decode(
         return Reject(
             source, line, RejectCode.MALFORMED_JSON, message, _excerpt(text[start:end])
         ), end
-    return _judge(value, text[start:end], source, line, repeats=_REPEATS[0] != repeats), end
+    return _judge(value, text[start:end], source, line, repeats=REPEATS[0] != repeats), end
 
 
 def _resume_after(text: str, start: int, stop: int) -> re.Match[str] | None:
@@ -656,34 +633,21 @@ def _resume_after(text: str, start: int, stop: int) -> re.Match[str] | None:
 def _check_keys(value: object) -> None:
     """Refuse a hand with an object that repeats a key (``schema-violation`` naming the
     first, in file order): JSON keeps the last value and loses the others without a word."""
-    stack: list[tuple[str, object]] = [("$", value)]
-    while stack:
-        path, node = stack.pop()
-        if isinstance(node, _Duplicated):
-            values = ", ".join(
-                str(v) if isinstance(v, int | Decimal) else json.dumps(v, default=str)[:40]
-                for v in node.repeated
-            )
-            message = (
-                f"{path}: the key {node.key!r} appears {len(node.repeated)} times (values "
-                f"{values}); which one is meant cannot be told, so the hand is not read"
-            )
-            raise _Problem(RejectCode.SCHEMA_VIOLATION, message, f"{path}.{node.key}")
-        if isinstance(node, dict):
-            stack.extend((f"{path}.{k}", v) for k, v in reversed(node.items()))
-        elif isinstance(node, list):
-            stack.extend((f"{path}[{k}]", v) for k, v in reversed(list(enumerate(node))))
+    found = find_repeated(value)
+    if found is not None:
+        raise _Problem(RejectCode.SCHEMA_VIOLATION, found.message, found.field)
 
 
 def _judge(
     value: object, raw: str, source: str, line: int, *, repeats: bool
 ) -> HandRecord | Reject:
-    """Read a decoded hand object, or say why not (``repeats``: see :data:`_REPEATS`)."""
+    """Read a decoded hand object, or say why not (``repeats``: an object in it repeats a
+    key, see :data:`~pipeline.formats.json_keys.REPEATS`)."""
     hand_id = None
     if isinstance(value, dict) and isinstance(value.get("ohh"), dict):
         number = value["ohh"].get("game_number")
         hand_id = str(number) if isinstance(number, str | int) else None
-        if isinstance(value["ohh"], _Duplicated) and value["ohh"].key == "game_number":
+        if isinstance(value["ohh"], Duplicated) and value["ohh"].key == "game_number":
             hand_id = None  # which of the numbers is the hand's cannot be told
     try:
         if _SURROGATE_RE.search(raw):
