@@ -155,6 +155,9 @@ class ChunkRows:
         self._step_keys: list[list[object]] = [[], [], []]  # player, cards, runout
         self._keys: list[tuple[str, str]] = []
         self._done: dict[str, list[pa.Table]] = {name: [] for name in TABLES}
+        self._card_text: dict[tuple[int, ...], str] = {}
+        """Cards formatted in this batch: a hand's hole cards are written three times (the
+        deal, the show, the seat)."""
 
     def add_reject(self, reject: Reject) -> None:
         """Add one input that could not become a hand."""
@@ -276,11 +279,13 @@ class ChunkRows:
         flags = seat_flags(judged, names)
         stacks, invested = judged.stacks, judged.invested
         rows = self._rows["seats"]
+        memo = self._card_text
         for i, seat in enumerate(seats):
             player = players[seat]
             won = won_of.get(seat, 0)
             end = finals.get(seat, stacks[i] + won)  # a cash-out, a void hand: as settled
             cards = hole.get(seat)
+            text = _text(memo, cards) if cards and max(cards) != UNKNOWN else None
             rows.append(
                 (
                     seat,
@@ -288,7 +293,7 @@ class ChunkRows:
                     names[i],  # position
                     player.stack,  # stack_start
                     end,  # stack_end
-                    format_cards(cards) if cards and max(cards) != UNKNOWN else None,
+                    text,  # hole_cards
                     invested[i],
                     won,
                     recorded.get(seat, 0) if recorded is not None else None,  # won_recorded
@@ -316,7 +321,8 @@ class ChunkRows:
         players = {s.seat: s.player for s in hand.seats}
         keys[0].extend(map(players.get, map(_SEAT_OF, steps)))  # player (board cards: None)
         actions = [hand.actions[step[0]] for step in steps]  # step[0]: its seq
-        keys[1].extend([None if a.cards is None else format_cards(a.cards) for a in actions])
+        memo = self._card_text
+        keys[1].extend([None if a.cards is None else _text(memo, a.cards) for a in actions])
         keys[2].extend([a.run for a in actions])  # runout
 
     def _add_pots(self, settled: Settlement) -> None:
@@ -389,6 +395,7 @@ class ChunkRows:
             self._rows[name] = []
         self._hand_keys = [[] for _ in _HAND_KEYS]
         self._counts = {name: [] for name in _PER_HAND}
+        self._card_text = {}
 
     def _key_arrays(self) -> dict[str, pa.Array]:
         """Return the batch's hands' key columns, a value per hand (none: no hands)."""
@@ -465,6 +472,14 @@ def _with_unreplayed(steps: tuple[Step, ...], hand: HandRecord) -> list[Step | _
             )
     rows.sort(key=itemgetter(0))
     return rows
+
+
+def _text(memo: dict[tuple[int, ...], str], cards: tuple[int, ...]) -> str:
+    """Return the cards as text, formatting them once per ``memo``."""
+    text = memo.get(cards)
+    if text is None:
+        text = memo[cards] = format_cards(cards)
+    return text
 
 
 def _extras_json(extras: tuple[tuple[str, bytes], ...]) -> str | None:
