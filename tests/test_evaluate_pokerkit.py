@@ -125,7 +125,11 @@ def check_against_pokerkit(count: int, hole_size: int, board_size: int, seed: in
     assert_globally_consistent([our_low[row] for row in low_rows], [their_low[r] for r in low_rows])
 
 
-@pytest.mark.parametrize("hole_size", [4, 5, 6])
+# Five and six hole cards take PokerKit a minute or more each: `make test-long` runs them.
+@pytest.mark.parametrize(
+    "hole_size",
+    [4, pytest.param(5, marks=pytest.mark.long), pytest.param(6, marks=pytest.mark.long)],
+)
 def test_same_as_pokerkit(hole_size: int) -> None:
     check_against_pokerkit(DEFAULT_DEALS, hole_size, board_size=5, seed=hole_size)
 
