@@ -1,8 +1,10 @@
 """Play one of our hand records through PokerKit, as an independent oracle for the engine.
 
 Test and bench code only: ``pipeline/`` never imports this module. PokerKit's
-``PotLimitOmahaHoldem`` plays pot-limit Omaha high with plain blinds and uniform antes, so
-:func:`pokerkit_can_play` picks the records it can represent; :func:`play_in_pokerkit`
+``PotLimitOmahaHoldem`` plays pot-limit Omaha high with plain blinds and uniform antes, and
+the same game with PokerKit's eight-or-better low hand as a second hand type
+(:class:`PotLimitOmahaHiLo`; PokerKit has no such class of its own) plays pot-limit Omaha
+hi/lo. :func:`pokerkit_can_play` picks the records they can represent; :func:`play_in_pokerkit`
 builds a state with the record's stakes and stacks in integer units (no floats), deals the
 recorded cards, burns included, and applies every betting action, stopping at the first
 one PokerKit refuses.
@@ -21,6 +23,11 @@ Where PokerKit's rules differ from RULES.md (see ``tests/test_rules_pokerkit.py`
 - ``R5.reopen``: PokerKit counts the first wager of a round as a full one whatever its
   size (its last raise size starts at 0, not at the big blind), so a short all-in below the
   big blind reopens the betting there. Recorded ranges carry ``below_opening`` for that.
+- ``R8.hi-lo``: PokerKit halves every pot when any hand left at the showdown has a
+  qualifying low, and gives the low half of a side pot nobody in it qualifies for to all
+  of them, where the pot's best high should take it whole; and ``R8.odd-chips``: PokerKit
+  pools the odd chips of neighbouring pots and gives a split's whole remainder to one
+  player. ``tests/test_settle_pokerkit.py`` models both and compares the rest to the chip.
 """
 
 from __future__ import annotations
@@ -29,7 +36,14 @@ import warnings
 from dataclasses import dataclass
 from typing import Any
 
-from pokerkit import Automation, Card, Mode, PotLimitOmahaHoldem
+from pokerkit import (
+    Automation,
+    Card,
+    Mode,
+    OmahaEightOrBetterLowHand,
+    OmahaHoldemHand,
+    PotLimitOmahaHoldem,
+)
 
 from pipeline.cards import UNKNOWN, format_card
 from pipeline.model import Action, ActionType, Betting, Blind, HandRecord, Variant
@@ -38,6 +52,7 @@ __all__ = [
     "AUTOMATIONS",
     "PokerKitPlay",
     "PokerKitRange",
+    "PotLimitOmahaHiLo",
     "Refusal",
     "play_in_pokerkit",
     "pokerkit_can_play",
@@ -56,6 +71,17 @@ AUTOMATIONS = (
 """What PokerKit does by itself: posts, bet collection (uncalled bets go back), showdown
 and paying the pots. Cards, burns included, come from the record."""
 
+
+class PotLimitOmahaHiLo(PotLimitOmahaHoldem):
+    """Pot-limit Omaha hi/lo eight or better: PokerKit's pot-limit Omaha with its Omaha
+    eight-or-better low as a second hand type. PokerKit splits each pot between the hand
+    types that have a hand at showdown, the odd chip to the high half."""
+
+    hand_types = (OmahaHoldemHand, OmahaEightOrBetterLowHand)  # type: ignore[assignment]
+
+
+_GAMES = {Variant.OMAHA: PotLimitOmahaHoldem, Variant.OMAHA_HILO: PotLimitOmahaHiLo}
+"""PokerKit's game for each variant it can play (pot-limit, four hole cards)."""
 _CARDS: tuple[Any, ...] = tuple(next(iter(Card.parse(format_card(c)))) for c in range(52))
 _UNKNOWN_CARD: Any = next(iter(Card.parse("??")))
 _BETTING = frozenset(
@@ -135,7 +161,7 @@ def pokerkit_seats(hand: HandRecord) -> list[int]:
 def pokerkit_can_play(hand: HandRecord) -> bool:
     """Tell whether PokerKit's pot-limit Omaha can represent ``hand`` action by action.
 
-    It can when the hand is pot-limit Omaha high with 4 known hole cards for each of 2 to
+    It can when the hand is pot-limit Omaha, high or hi/lo, with 4 known hole cards for each of 2 to
     10 players; the posts are exactly a small blind (full, or the poster's whole stack) and
     a full big blind from their seats, plus one uniform ante from everyone where the game
     has antes; and a single known board is dealt. Left out: straddles, dead, missed or
@@ -144,7 +170,7 @@ def pokerkit_can_play(hand: HandRecord) -> bool:
     """
     game = hand.game
     if (
-        game.variant is not Variant.OMAHA
+        game.variant not in _GAMES
         or game.hole_cards != 4
         or game.betting is not Betting.POT_LIMIT
         or hand.cancelled
@@ -205,7 +231,7 @@ def _stack(hand: HandRecord, seat: int) -> int:
 
 def _create_state(hand: HandRecord, stacks: list[int]) -> Any:
     game = hand.game
-    return PotLimitOmahaHoldem.create_state(
+    return _GAMES[game.variant].create_state(
         AUTOMATIONS,
         True,  # ante trimming: PokerKit's setting for uniform antes
         game.ante,

@@ -1,23 +1,30 @@
-"""Settlement against PokerKit: the final stacks of generated pot-limit Omaha high hands.
+"""Settlement against PokerKit: the final stacks of generated pot-limit Omaha hands, high
+and hi/lo.
 
 PokerKit (``tests/pokerkit_bridge.py``) plays each record and pays the pots itself; our
 :func:`~pipeline.settle.settle` must leave every player with the same stack, to the chip,
-in every hand without rake. The one known difference is where odd chips go when tied
-players split a pot (RULES.md ``R8.odd-chips``):
+in every hand without rake. The known differences are where odd chips go (RULES.md
+``R8.odd-chips``), and one rule of hi/lo:
 
 - PokerKit gives a split's whole remainder to the first tied player (ours: one chip each,
   from the first seat left of the button), so a remainder of 2 or more among 3 or more
   tied players differs;
 - PokerKit first kills the hands that win nothing and then merges neighbouring pots whose
   remaining players are the same, so the odd chips of pots we award separately (RULES.md
-  ``R8.side-pots``: every pot is awarded separately) are pooled: even a two-way tie can
-  differ by a chip.
+  ``R8.side-pots``: every pot is awarded separately) are pooled: even a two-way tie, or
+  the halves of a hi/lo pot (the odd chip to the high half, both ways), can differ by a chip;
+- in hi/lo, PokerKit halves every pot when any hand left at the showdown has a qualifying
+  low, and gives the low half of a side pot that nobody in it qualifies for to everyone
+  in it (their lows tie at "none"). RULES.md ``R8.hi-lo``: the pot's best high takes the
+  whole pot then. Such a hand is PokerKit's deviation, not ours.
 
-Those hands are listed apart and checked three ways: they are few; each of our odd-chip
-splits is even to one unit, the larger shares first from the button; and PokerKit's
-stacks are exactly our own awards re-split PokerKit's way (:func:`_pokerkit_split`), so
-the difference is the odd-chip convention and nothing else. The default run compares
-at least 2,000 hands; ``-m slow`` compares 20,000.
+Those hands are listed apart and checked: the odd-chip ones are few; each of our odd-chip
+splits is even to one unit, the larger shares first from the button, and each hi/lo
+halving gives the high half the odd chip; PokerKit's stacks are exactly our own awards
+re-split PokerKit's way (:func:`_pokerkit_split`), and paid that way but by R8.hi-lo they
+differ from ours by odd chips alone, so the differences are the odd-chip convention and
+PokerKit's low-half rule and nothing else. The default run compares at least 2,000 hands
+of pot-limit Omaha high and 1,000 of hi/lo; ``-m slow`` compares 20,000 of each.
 """
 
 from __future__ import annotations
@@ -31,39 +38,63 @@ import pytest
 
 from pipeline.generate import GameChoice, RakePolicy, generate_hands
 from pipeline.model import Betting, HandRecord, Variant
+from pipeline.pots import Half
 from pipeline.rules import Replay, replay
 from pipeline.settle import Settlement, settle_many
 from tests.pokerkit_bridge import play_in_pokerkit, pokerkit_can_play
 
-PLO_HIGH = GameChoice(variant=Variant.OMAHA, hole_cards=4, betting=Betting.POT_LIMIT)
+GAMES = {
+    "plo": GameChoice(variant=Variant.OMAHA, hole_cards=4, betting=Betting.POT_LIMIT),
+    "plo8": GameChoice(variant=Variant.OMAHA_HILO, hole_cards=4, betting=Betting.POT_LIMIT),
+}
 NO_RAKE = RakePolicy(basis_points=0)
-DEFAULT_HANDS = 2_000
+DEFAULT_HANDS = {"plo": 2_000, "plo8": 1_000}
+"""Hands compared by default: PokerKit plays a hi/lo hand in about twice the time."""
 SLOW_HANDS = 20_000
-MAX_ODD_CHIP_SHARE = 0.02
-"""At most this fraction of the hands may differ from PokerKit by odd chips."""
+MAX_ODD_CHIP_SHARE = {"plo": 0.02, "plo8": 0.04}
+"""At most this fraction of the hands may differ from PokerKit by odd chips (hi/lo halves
+pots, and so has more of them)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Compared:
     """One hand: final stacks by seat, ours and PokerKit's, and what explains a difference.
 
-    ``model`` is our awards paid PokerKit's way; ``odd_splits`` our splits that left odd
-    chips, each as the shares in seat order from the button.
+    ``model`` is our awards paid PokerKit's way, ``by_rule`` the same but a low half that
+    nobody in its pot qualifies for paid by R8.hi-lo (to the pot's high winners).
+    ``odd_splits`` are our splits that left odd chips, each as the shares in seat order
+    from the button; ``halves`` each pot we split hi/lo, as its high and low totals and
+    the seats paid from it.
     """
 
     hand_id: str
     ours: dict[int, int]
     theirs: dict[int, int]
     model: dict[int, int]
+    by_rule: dict[int, int]
     odd_splits: tuple[tuple[tuple[int, int], ...], ...]
+    halves: tuple[tuple[int, int, frozenset[int]], ...]
 
     @property
     def differs(self) -> bool:
         return self.ours != self.theirs
 
+    @property
+    def pokerkit_low(self) -> bool:
+        """Tell whether PokerKit paid a low half to players none of whom has a low."""
+        return self.model != self.by_rule
+
+    @property
+    def odd_chips(self) -> bool:
+        """Tell whether any of our splits or hi/lo halvings left an odd chip."""
+        return bool(self.odd_splits) or any(high != low for high, low, _ in self.halves)
+
     def slack(self, seat: int) -> int:
-        """Return how far PokerKit's odd-chip rules can move ``seat``: n - 1 per n-way split."""
-        return sum(len(split) - 1 for split in self.odd_splits if seat in dict(split))
+        """Return how far PokerKit's odd-chip rules can move ``seat``: n - 1 per n-way split,
+        one per odd pot halved hi/lo that pays it."""
+        splits = sum(len(split) - 1 for split in self.odd_splits if seat in dict(split))
+        halves = sum(1 for high, low, seats in self.halves if high != low and seat in seats)
+        return splits + halves
 
 
 @dataclass(slots=True)
@@ -75,15 +106,16 @@ class Comparison:
 
     @property
     def odd_chip_hands(self) -> list[Compared]:
-        return [c for c in self.compared if c.differs]
+        """The hands whose stacks differ from PokerKit's by odd chips alone."""
+        return [c for c in self.compared if c.differs and not c.pokerkit_low]
 
 
-def _playable(minimum: int, seed: int) -> Iterator[HandRecord]:
+def _playable(minimum: int, seed: int, choice: GameChoice) -> Iterator[HandRecord]:
     """Yield at least ``minimum`` generated hands PokerKit can play, seed after seed."""
     found = 0
     while found < minimum:
         for hand in generate_hands(
-            minimum - found + minimum // 3, seed=seed, choice=PLO_HIGH, rake=NO_RAKE
+            minimum - found + minimum // 3, seed=seed, choice=choice, rake=NO_RAKE
         ):
             if pokerkit_can_play(hand):
                 found += 1
@@ -104,21 +136,43 @@ def _odd_splits(judged: Replay, settlement: Settlement) -> tuple[tuple[tuple[int
     return tuple(splits)
 
 
-def _pokerkit_split(judged: Replay, settlement: Settlement) -> dict[int, int]:
+def _halves(settlement: Settlement) -> tuple[tuple[int, int, frozenset[int]], ...]:
+    """Return each pot we split hi/lo: its high total, its low total, the seats it paid."""
+    totals: dict[tuple[int, int], dict[Half, int]] = defaultdict(lambda: defaultdict(int))
+    seats: dict[tuple[int, int], set[int]] = defaultdict(set)
+    for award in settlement.awards:
+        totals[(award.pot, award.runout)][award.half] += award.amount
+        seats[(award.pot, award.runout)].add(award.seat)
+    return tuple(
+        (halves[Half.HIGH], halves[Half.LOW], frozenset(seats[key]))
+        for key, halves in totals.items()
+        if Half.LOW in halves
+    )
+
+
+def _pokerkit_split(
+    judged: Replay, settlement: Settlement, *, pokerkit_low: bool = True
+) -> dict[int, int]:
     """Return the final stacks if our awards were paid PokerKit's way.
 
     PokerKit kills every hand that wins nothing, cuts the chips put in at every player's
     total (folded players' included), merges neighbouring pots left with the same players,
     and gives each pot to its best hands (ours: the winners of our pot with the same players
     still in), the whole remainder to the first of them in seat order from the button.
+    In hi/lo it halves every pot (the odd chip to the high half) when any hand left has a
+    qualifying low, and gives a low half nobody in that pot qualifies for to all of them
+    (their lows tie at "none"); without ``pokerkit_low``, to the pot's high winners, as
+    R8.hi-lo has it.
     """
     seats = judged.seats
     survivors = {award.seat for award in settlement.awards}
-    winners_of: dict[frozenset[int], set[int]] = defaultdict(set)
+    winners_of: dict[tuple[frozenset[int], Half], set[int]] = defaultdict(set)
     for pot in settlement.pots:
-        winners_of[frozenset(pot.eligible)] |= {
-            a.seat for a in settlement.awards if a.pot == pot.index
-        }
+        for award in settlement.awards:
+            if award.pot == pot.index:
+                half = Half.LOW if award.half is Half.LOW else Half.HIGH
+                winners_of[(frozenset(pot.eligible), half)].add(award.seat)
+    halved = any(seat in settlement.low_hands for seat in survivors)
     pots: list[tuple[int, tuple[int, ...], frozenset[int]]] = []
     below = 0
     for level in sorted(set(judged.invested)):
@@ -137,20 +191,24 @@ def _pokerkit_split(judged: Replay, settlement: Settlement) -> dict[int, int]:
     won: dict[int, int] = defaultdict(int)
     for amount, players, still_in in pots:
         if len(survivors) == 1:  # uncontested: every pot to the one player left
-            winners = list(survivors)
+            parts = [(amount, list(survivors))]
         else:
-            best = winners_of[still_in]
-            winners = [seat for seat in players if seat in best]
-        assert winners, (judged.hand.hand_id, amount, players)
-        share, odd = divmod(amount, len(winners))
-        for k, seat in enumerate(winners):
-            won[seat] += share + (odd if k == 0 else 0)
+            high = [seat for seat in players if seat in winners_of[(still_in, Half.HIGH)]]
+            parts = [(amount, high)]
+            low = [seat for seat in players if seat in winners_of[(still_in, Half.LOW)]]
+            if halved and (low or pokerkit_low):
+                parts = [(amount - amount // 2, high), (amount // 2, low or list(players))]
+        for part, winners in parts:
+            assert winners, (judged.hand.hand_id, amount, players)
+            share, odd = divmod(part, len(winners))
+            for k, seat in enumerate(winners):
+                won[seat] += share + (odd if k == 0 else 0)
     return {seat: judged.stacks[i] + won[seat] for i, seat in enumerate(seats)}
 
 
-def compare(minimum: int, seed: int) -> Comparison:
+def compare(minimum: int, seed: int, choice: GameChoice) -> Comparison:
     """Settle at least ``minimum`` PokerKit-playable hands and play each through PokerKit."""
-    hands = list(_playable(minimum, seed))
+    hands = list(_playable(minimum, seed, choice))
     judged = [replay(hand) for hand in hands]
     settled = settle_many(judged)
     comparison = Comparison()
@@ -165,79 +223,109 @@ def compare(minimum: int, seed: int) -> Comparison:
                 ours=dict(settlement.final_stacks),
                 theirs={seat: played.final_stack(seat) for seat in played.seats},
                 model=_pokerkit_split(one, settlement),
+                by_rule=_pokerkit_split(one, settlement, pokerkit_low=False),
                 odd_splits=_odd_splits(one, settlement),
+                halves=_halves(settlement),
             )
         )
     return comparison
 
 
 @cache
-def _default() -> Comparison:
-    return compare(DEFAULT_HANDS, seed=20_260_101)
+def _default(game: str) -> Comparison:
+    return compare(DEFAULT_HANDS[game], seed=20_260_101, choice=GAMES[game])
 
 
-def _check(comparison: Comparison, minimum: int) -> None:
+def _check(comparison: Comparison, minimum: int, game: str) -> None:
     """Assert everything this module promises about one comparison."""
     assert comparison.refused == []
     assert len(comparison.compared) >= minimum
     for c in comparison.compared:
         assert c.model == c.theirs, (c.hand_id, c.model, c.theirs)
-        if not c.differs:
+        for high, low, _ in c.halves:  # R8.odd-chips: the high half gets the odd chip
+            assert 0 <= high - low <= 1, (c.hand_id, high, low)
+        if c.ours == c.by_rule:
             continue
-        assert c.odd_splits, (c.hand_id, c.ours, c.theirs)  # only odd chips may differ
-        assert sum(c.ours.values()) == sum(c.theirs.values()), c.hand_id
+        assert c.odd_chips, (c.hand_id, c.ours, c.by_rule)  # only odd chips may differ
+        assert sum(c.ours.values()) == sum(c.by_rule.values()), c.hand_id
         for seat, stack in c.ours.items():
-            assert abs(stack - c.theirs[seat]) <= c.slack(seat), (c.hand_id, seat)
+            assert abs(stack - c.by_rule[seat]) <= c.slack(seat), (c.hand_id, seat)
         for split in c.odd_splits:
             shares = [amount for _, amount in split]
             assert max(shares) - min(shares) == 1, (c.hand_id, split)
             assert shares == sorted(shares, reverse=True), (c.hand_id, split)
     few = len(comparison.odd_chip_hands)
-    assert few <= MAX_ODD_CHIP_SHARE * len(comparison.compared), [
+    assert few <= MAX_ODD_CHIP_SHARE[game] * len(comparison.compared), [
         c.hand_id for c in comparison.odd_chip_hands
     ]
 
 
-def test_pokerkit_plays_every_generated_hand_it_can_represent() -> None:
-    """The sample: at least 2,000 pot-limit Omaha high hands, every action taken by PokerKit."""
-    comparison = _default()
+@pytest.mark.parametrize("game", GAMES)
+def test_pokerkit_plays_every_generated_hand_it_can_represent(game: str) -> None:
+    """The sample: at least 2,000 pot-limit Omaha high hands and 1,000 hi/lo hands, every
+    action taken by PokerKit."""
+    comparison = _default(game)
     assert comparison.refused == []
-    assert len(comparison.compared) >= DEFAULT_HANDS
+    assert len(comparison.compared) >= DEFAULT_HANDS[game]
 
 
-def test_final_stacks_equal_pokerkits_except_odd_chip_splits() -> None:
-    """R8.side-pots, R8.high-split: every hand whose splits leave no odd chip ends with the
-    same stacks as PokerKit's, to the chip."""
-    comparison = _default()
+@pytest.mark.parametrize("game", GAMES)
+def test_final_stacks_equal_pokerkits_except_odd_chip_splits(game: str) -> None:
+    """R8.side-pots, R8.high-split, R8.hi-lo: every hand whose splits and halvings leave no
+    odd chip ends with the same stacks as PokerKit's, to the chip (but where PokerKit pays
+    a low half by its own rule)."""
+    comparison = _default(game)
     unexplained = [
-        (c.hand_id, c.ours, c.theirs) for c in comparison.compared if c.differs and not c.odd_splits
+        (c.hand_id, c.ours, c.theirs)
+        for c in comparison.compared
+        if c.differs and not c.odd_chips and not c.pokerkit_low
     ]
     assert unexplained == []
-    assert sum(not c.differs for c in comparison.compared) >= 0.98 * len(comparison.compared)
+    same = sum(not c.differs for c in comparison.compared)
+    assert same >= (1 - MAX_ODD_CHIP_SHARE[game]) * len(comparison.compared)
 
 
-def test_odd_chip_splits_are_listed_apart_and_are_few_and_even_to_one_unit() -> None:
-    """R8.odd-chips: the hands that differ are the odd-chip splits: few, each of our shares
-    within one unit of the others (larger first from the button), each seat within n - 1
-    chips per n-way split of PokerKit's, and no chip gained or lost overall."""
-    comparison = _default()
-    _check(comparison, DEFAULT_HANDS)
-    assert all(c.odd_splits for c in comparison.odd_chip_hands)
+@pytest.mark.parametrize("game", GAMES)
+def test_odd_chip_splits_are_listed_apart_and_are_few_and_even_to_one_unit(game: str) -> None:
+    """R8.odd-chips: the hands that differ are the odd-chip splits (and, in hi/lo, PokerKit's
+    low halves): few, each of our shares within one unit of the others (larger first from
+    the button), each hi/lo pot's high half the larger by at most the odd chip, each seat
+    within n - 1 chips per n-way split of PokerKit's, and no chip gained or lost overall."""
+    comparison = _default(game)
+    _check(comparison, DEFAULT_HANDS[game], game)
+    assert all(c.odd_chips for c in comparison.odd_chip_hands)
     # the sample does split pots with odd chips (most of them paid just like PokerKit)
-    assert any(c.odd_splits for c in comparison.compared)
+    assert any(c.odd_chips for c in comparison.compared)
 
 
-def test_pokerkit_pays_our_awards_its_own_way() -> None:
+@pytest.mark.parametrize("game", GAMES)
+def test_pokerkit_pays_our_awards_its_own_way(game: str) -> None:
     """R8.best-hand, R8.side-pots: in every hand, PokerKit's stacks are our own winners paid
     by PokerKit's odd-chip rules: same pots, same winners, only the odd chips move."""
-    comparison = _default()
+    comparison = _default(game)
     mismatched = [
         (c.hand_id, c.model, c.theirs) for c in comparison.compared if c.model != c.theirs
     ]
     assert mismatched == []
 
 
+def test_hilo_pots_are_split_and_pokerkit_low_halves_are_its_own() -> None:
+    """R8.hi-lo: the hi/lo sample splits pots between high and low, scoops some, and the
+    hands where PokerKit pays a low half nobody in its pot qualifies for differ from ours
+    only there: paid by R8.hi-lo, PokerKit's stacks are ours up to odd chips (``_check``).
+    Pot-limit Omaha high never halves a pot."""
+    hilo = _default("plo8")
+    assert sum(bool(c.halves) for c in hilo.compared) >= len(hilo.compared) // 10
+    assert any(c.ours == c.theirs and c.halves for c in hilo.compared)
+    for c in hilo.compared:
+        if c.pokerkit_low:
+            assert c.differs and c.halves, c.hand_id
+    high = _default("plo")
+    assert not any(c.halves or c.pokerkit_low for c in high.compared)
+
+
 @pytest.mark.slow
-def test_final_stacks_equal_pokerkits_over_many_hands() -> None:
+@pytest.mark.parametrize("game", GAMES)
+def test_final_stacks_equal_pokerkits_over_many_hands(game: str) -> None:
     """As above, over 20,000 hands from other seeds."""
-    _check(compare(SLOW_HANDS, seed=7_000), SLOW_HANDS)
+    _check(compare(SLOW_HANDS, seed=7_000, choice=GAMES[game]), SLOW_HANDS, game)
