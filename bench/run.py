@@ -13,8 +13,10 @@ hi/lo, interleaved, written to one temporary JSON Lines file. On it, in this one
   cluster already up (what a long-lived cluster costs per run); their ratios to the two
   local processes, and whether the lake has the same rows (skipped without Dask);
 - PokerKit replaying the same hands through ``tests.pokerkit_bridge`` (deal, every action,
-  showdown and payout). PokerKit has no pot-limit hi/lo game, so it plays a sample of the
-  pot-limit Omaha high hands it can represent (``--pokerkit-hands``), and only those;
+  showdown and payout): a sample of ``--pokerkit-hands`` of the input's hands it can
+  represent, in the input's mix, half PLO and half PLO8 (the bridge plays hi/lo as
+  PokerKit's pot-limit Omaha with its eight-or-better low as a second hand type); the
+  report gives each variant's rate too;
 - the floor: reading the same input (every line decoded with ``decode_line``) and writing the
   same rows (the Parquet files of the one-worker run, read back untimed and rewritten with
   the same compression, file by file) without replaying or settling anything;
@@ -212,39 +214,64 @@ def time_floor(path: Path, lake: Path, out: Path) -> tuple[float, float, int, in
     return decode_seconds, write_seconds, hands, rows
 
 
-def pokerkit_sample(path: Path, count: int) -> tuple[list[HandRecord], int, int]:
-    """Return up to ``count`` PLO hands of the input PokerKit can play, in file order.
+@dataclass(frozen=True, slots=True)
+class PokerKitSample:
+    """The hands PokerKit replays, and how many of each variant were looked at to find them
+    and could be played."""
 
-    Also returns how many PLO hands were looked at and how many of those were playable.
-    """
+    hands: list[HandRecord]
+    looked: dict[str, int]
+    playable: dict[str, int]
+
+
+def pokerkit_sample(path: Path, count: int) -> PokerKitSample:
+    """Return ``count`` hands of the input PokerKit can play, in file order, half of them
+    PLO and half PLO8 (PLO gets the odd one) as the input has them, or fewer where the
+    input has too few."""
     from tests.pokerkit_bridge import pokerkit_can_play
 
-    sample: list[HandRecord] = []
-    looked = playable = 0
+    wanted = {Variant.OMAHA: count - count // 2, Variant.OMAHA_HILO: count // 2}
+    taken = dict.fromkeys(wanted, 0)
+    looked = dict.fromkeys(wanted, 0)
+    playable = dict.fromkeys(wanted, 0)
+    hands: list[HandRecord] = []
     for item in read_jsonl(path):
-        if isinstance(item, Reject) or item.game.variant is not Variant.OMAHA:
+        if isinstance(item, Reject) or item.game.variant not in wanted:
             continue
-        looked += 1
-        if pokerkit_can_play(item):
-            playable += 1
-            sample.append(item)
-            if len(sample) >= count:
+        variant = item.game.variant
+        if taken[variant] >= wanted[variant]:
+            if taken == wanted:
                 break
-    return sample, looked, playable
+            continue
+        looked[variant] += 1
+        if pokerkit_can_play(item):
+            playable[variant] += 1
+            taken[variant] += 1
+            hands.append(item)
+    return PokerKitSample(
+        hands=hands,
+        looked={v.value: n for v, n in looked.items()},
+        playable={v.value: n for v, n in playable.items()},
+    )
 
 
-def time_pokerkit(hands: Sequence[HandRecord]) -> tuple[float, int]:
-    """Play the hands in PokerKit once (after a short warm-up); return seconds and finished."""
+def time_pokerkit(hands: Sequence[HandRecord]) -> tuple[dict[str, float], int]:
+    """Play the hands in PokerKit once (after a short warm-up); return the seconds spent on
+    each variant's hands and how many hands PokerKit finished."""
     from tests.pokerkit_bridge import play_in_pokerkit
 
     for hand in hands[:20]:
         play_in_pokerkit(hand)
-    start = time.perf_counter()
+    seconds: dict[str, float] = {}
     finished = 0
     for hand in hands:
+        start = time.perf_counter()
         play = play_in_pokerkit(hand)
+        took = time.perf_counter() - start
+        variant = hand.game.variant.value
+        seconds[variant] = seconds.get(variant, 0.0) + took
         finished += play.refused is None and play.finished
-    return time.perf_counter() - start, finished
+    return seconds, finished
 
 
 def measure_memory(path: Path, lake: Path, chunk_hands: int) -> Memory:
@@ -397,8 +424,8 @@ def targets(rows: dict[str, Row], memory: Memory) -> list[Target]:
             "croupier run / PokerKit",
             TARGET_VS_POKERKIT,
             vs_kit,
-            "PokerKit replays PLO hands only (no pot-limit hi/lo); croupier run is the "
-            "whole pipeline on the PLO+PLO8 mix",
+            "PokerKit replays a sample of the same PLO+PLO8 mix (replay, showdown, payout); "
+            "croupier run is the whole pipeline, reading to Parquet, on every hand",
         ),
         _ratio_target("croupier run / floor", TARGET_VS_FLOOR, ours / floor if floor else None),
         _ratio_target(
@@ -493,22 +520,35 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, object]:
     checks["floor_rows_match"] = rewritten == sum(tables.values())
 
     try:
-        sample, looked, playable = pokerkit_sample(source, args.pokerkit_hands)
+        sample = pokerkit_sample(source, args.pokerkit_hands)
     except ImportError:  # PokerKit is a dev/bench extra
         checks["pokerkit"] = "not installed"
     else:
-        print(f"PokerKit on {len(sample):,} PLO hands", flush=True)
-        checks["pokerkit_plo_hands_looked_at"] = looked
-        checks["pokerkit_playable"] = playable
-        if sample:
-            seconds, finished = time_pokerkit(sample)
+        print(f"PokerKit on {len(sample.hands):,} PLO + PLO8 hands", flush=True)
+        checks["pokerkit_hands_looked_at"] = sample.looked
+        checks["pokerkit_playable"] = sample.playable
+        if sample.hands:
+            spent, finished = time_pokerkit(sample.hands)
             rows["pokerkit"] = _row(
-                "PokerKit replay via bridge", "PLO only (sample)", len(sample), seconds
+                "PokerKit replay via bridge",
+                "PLO + PLO8 (sample)",
+                len(sample.hands),
+                sum(spent.values()),
             )
-            checks["pokerkit_finished"] = f"{finished} of {len(sample)} hands"
+            for variant, label in ((Variant.OMAHA, "PLO"), (Variant.OMAHA_HILO, "PLO8")):
+                hands = sum(h.game.variant is variant for h in sample.hands)
+                if hands:
+                    rows[f"pokerkit_{label.lower()}"] = _row(
+                        f"  of which {label}", f"{label} (sample)", hands, spent[variant.value]
+                    )
+            checks["pokerkit_finished"] = f"{finished} of {len(sample.hands)} hands"
             kit = rows["pokerkit"].hands_per_second
             if kit:  # what reading and writing alone reach against PokerKit
                 checks["floor_vs_pokerkit"] = round(rows["floor"].hands_per_second / kit, 1)
+            plo = rows.get("pokerkit_plo")
+            if plo and plo.hands_per_second:  # the ratio of reports before PLO8 was played
+                run = rows["run1"].hands_per_second
+                checks["run_vs_pokerkit_plo_only"] = round(run / plo.hands_per_second, 1)
 
     checks["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
     checks["python_loop_seconds_at_end"] = loop_seconds()
@@ -548,7 +588,7 @@ def main(argv: list[str] | None = None) -> int:
         "--pokerkit-hands",
         type=int,
         default=2_000,
-        help="PokerKit-playable PLO hands PokerKit replays",
+        help="PokerKit-playable hands PokerKit replays (half PLO, half PLO8)",
     )
     parser.add_argument(
         "--repeat", type=int, default=1, help="timed runs of each croupier run (best kept)"
