@@ -6,12 +6,14 @@ from __future__ import annotations
 import errno
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import duckdb
 import pyarrow.parquet as pq
 import pytest
 
@@ -25,9 +27,17 @@ from pipeline.executors import (
 )
 from pipeline.formats.jsonl import write_jsonl
 from pipeline.generate import generate_hands
-from pipeline.lake.manifest import load_manifest
-from pipeline.lake.query import run_query
-from pipeline.lake.store import LOCK, LakeLocked, _start_ticks, lake_lock
+from pipeline.lake import query as lake_query
+from pipeline.lake.manifest import MANIFEST, Manifest, load_manifest
+from pipeline.lake.query import SNAPSHOT_TRIES, read_lake, run_query
+from pipeline.lake.store import (
+    LOCK,
+    LakeDamaged,
+    LakeLocked,
+    _start_ticks,
+    check_committed,
+    lake_lock,
+)
 from pipeline.run import run_lake
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -436,3 +446,95 @@ def test_replace_with_stdin_is_refused_as_it_could_replace_nothing(
     with pytest.raises(ValueError, match="save it to a file"):
         run_lake([str(SAMPLES / "plo.jsonl"), "-"], lake, replace=True)
     assert not lake.exists()
+
+
+def _replaced_midway(tmp_path: Path) -> tuple[Path, Callable[[], None]]:
+    """Return a lake of 40 hands of one log, and a function that edits the log down to 25
+    hands and runs it with ``--replace``: a commit that deletes the files it retired."""
+    log = _generated(tmp_path / "session.jsonl", 40, seed=62)
+    lake = tmp_path / "lake"
+    assert run_lake([str(log)], lake, workers=1).hands == 40
+
+    def replace() -> None:
+        log.write_bytes(b"".join(log.read_bytes().splitlines(keepends=True)[:25]))
+        assert run_lake([str(log)], lake, workers=1, replace=True).retired > 0
+
+    return lake, replace
+
+
+def test_a_query_a_replace_commits_under_reads_the_new_snapshot(tmp_path: Path) -> None:
+    """A reader that opened the lake before a --replace commit, and reads after it deleted
+    the retired files, starts again on the new manifest: no damage is reported, and the
+    rows are the new snapshot's, whole."""
+    lake, replace = _replaced_midway(tmp_path)
+    calls: list[int] = []
+
+    def read(con: duckdb.DuckDBPyConnection) -> int:
+        calls.append(1)
+        if len(calls) == 1:
+            replace()  # commits, then deletes the files this connection's views read
+        row = con.execute("SELECT count(*) FROM hands").fetchone()
+        assert row is not None
+        return int(row[0])
+
+    assert read_lake(lake, read) == 25
+    assert len(calls) == 2
+
+
+def test_a_connection_a_replace_commits_under_opens_the_new_snapshot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The commit lands between reading the manifest and checking its files: the files it
+    lists are gone, which is not damage. croupier query reads the new snapshot."""
+    lake, replace = _replaced_midway(tmp_path)
+    checked: list[int] = []
+
+    def check_late(root: Path, manifest: Manifest) -> None:
+        checked.append(1)
+        if len(checked) == 1:
+            replace()
+        check_committed(root, manifest)
+
+    monkeypatch.setattr(lake_query, "check_committed", check_late)
+    assert run_query(lake, "SELECT count(*) FROM hands").rows == [(25,)]
+    assert len(checked) == 2
+
+
+def test_a_reading_that_fails_on_an_unchanged_lake_is_not_started_again(
+    tmp_path: Path,
+) -> None:
+    """Bad SQL, or a file damaged for good, fails once: only a new manifest means the files
+    read may have been retired under the reader."""
+    lake, _ = _replaced_midway(tmp_path)
+    calls: list[int] = []
+
+    def read(con: duckdb.DuckDBPyConnection) -> object:
+        calls.append(1)
+        return con.execute("SELECT no_such_column FROM hands").fetchall()
+
+    with pytest.raises(duckdb.BinderException):
+        read_lake(lake, read)
+    assert len(calls) == 1
+    (lake / load_manifest(lake).files_of("hands")[0]).unlink()
+    with pytest.raises(LakeDamaged, match=r"missing|damaged"):
+        run_query(lake, "SELECT count(*) FROM hands")
+
+
+def test_a_lake_that_keeps_changing_is_read_at_most_snapshot_tries_times(
+    tmp_path: Path,
+) -> None:
+    """Runs committing under every reading: the reader gives up after SNAPSHOT_TRIES
+    readings with the last error, rather than loop."""
+    lake, _ = _replaced_midway(tmp_path)
+    calls: list[int] = []
+
+    def read(con: duckdb.DuckDBPyConnection) -> object:
+        calls.append(1)
+        manifest = lake / MANIFEST
+        os.replace(manifest, tmp_path / "m")  # a new manifest file each time: a commit
+        shutil.copy(tmp_path / "m", manifest)
+        raise duckdb.IOException("a retired file went missing")
+
+    with pytest.raises(duckdb.IOException):
+        read_lake(lake, read)
+    assert len(calls) == SNAPSHOT_TRIES

@@ -1,8 +1,10 @@
 """DuckDB over the lake: one view per table over exactly the committed files, plus views.sql.
 
 Croupier's readers never list folders: they read the files that committed runs list in the
-manifest, so a crashed run's leftovers are invisible. SQL parameters are bound with ``?``,
-never formatted into the text.
+manifest, so a crashed run's leftovers are invisible. A reader reads one snapshot, the files
+of one manifest: when a run commits meanwhile and deletes files it retired (``--replace``)
+from under it, :func:`read_lake` starts the reading again on the new manifest. SQL
+parameters are bound with ``?``, never formatted into the text.
 
 Queries are read-only by default: one ``SELECT`` (or ``EXPLAIN``) statement, over a
 connection that may open only the lake's committed files (DuckDB's ``allowed_paths`` with
@@ -13,10 +15,12 @@ lifts both limits for a user who asks for it (``croupier query --allow-external`
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import duckdb
 import pyarrow as pa
@@ -33,6 +37,7 @@ __all__ = [
     "QueryResult",
     "connect",
     "damage_named_by",
+    "read_lake",
     "read_only_check",
     "run_query",
     "views_sql",
@@ -42,6 +47,10 @@ VIEWS_SQL = Path(__file__).resolve().parent / "views.sql"
 """The derived views and macros: package data (``schemas/views.sql`` in the source tree
 links to it), so an installed package has it too."""
 
+
+SNAPSHOT_TRIES = 3
+"""How many times :func:`read_lake` reads, when runs keep committing while it reads."""
+T = TypeVar("T")
 
 _PARQUET_PATH = re.compile(r"""(['"])([^'"]+?\.parquet)\1""")
 
@@ -147,6 +156,47 @@ def connect(lake: str | Path, *, allow_external: bool = False) -> duckdb.DuckDBP
     return con
 
 
+def read_lake(
+    lake: str | Path,
+    read: Callable[[duckdb.DuckDBPyConnection], T],
+    *,
+    allow_external: bool = False,
+) -> T:
+    """Return what ``read`` makes of a connection to the lake (:func:`connect`), on one
+    snapshot of it.
+
+    A run that commits while ``read`` runs may delete files the connection reads: the ones
+    its ``--replace`` retired. The reading then fails on a missing file although the lake
+    is whole. So when the reading fails and the manifest is no longer the one it started
+    from, it starts again on the new one (up to :data:`SNAPSHOT_TRIES` readings in all); a
+    failure with the manifest unchanged (bad SQL, a damaged file) is raised as it is.
+    """
+    root = Path(lake).resolve()
+    attempt = 1
+    while True:
+        before = _manifest_stamp(root)
+        try:
+            con = connect(lake, allow_external=allow_external)
+            try:
+                return read(con)
+            finally:
+                con.close()
+        except (LakeDamaged, duckdb.Error):
+            if attempt >= SNAPSHOT_TRIES or _manifest_stamp(root) == before:
+                raise
+        attempt += 1
+
+
+def _manifest_stamp(root: Path) -> tuple[int, int, int] | None:
+    """Return what tells one manifest from the next: each commit renames a new file over
+    it (another inode, time and mostly size); ``None`` where there is none."""
+    try:
+        found = os.stat(root / MANIFEST)
+    except OSError:
+        return None
+    return found.st_ino, found.st_mtime_ns, found.st_size
+
+
 def read_only_check(con: duckdb.DuckDBPyConnection, sql: str) -> None:
     """Raise :class:`NotReadOnly` unless ``sql`` is exactly one SELECT or EXPLAIN statement."""
     statements = con.extract_statements(sql)
@@ -178,14 +228,15 @@ def run_query(
 ) -> QueryResult:
     """Run one SQL statement over the lake with bound parameters; return its rows.
 
-    Read-only unless ``allow_external`` (see the module's documentation).
+    Read-only unless ``allow_external`` (see the module's documentation). Reads one
+    snapshot of the lake (:func:`read_lake`).
     """
-    con = connect(lake, allow_external=allow_external)
-    try:
+
+    def read(con: duckdb.DuckDBPyConnection) -> QueryResult:
         if not allow_external:
             read_only_check(con, sql)
         cursor = con.execute(sql, params or [])
         columns = [d[0] for d in cursor.description or []]
         return QueryResult(columns, cursor.fetchall())
-    finally:
-        con.close()
+
+    return read_lake(lake, read, allow_external=allow_external)

@@ -44,7 +44,7 @@ from pathlib import Path
 import duckdb
 
 from pipeline.lake.manifest import load_manifest
-from pipeline.lake.query import connect
+from pipeline.lake.query import read_lake
 from pipeline.money import format_amount
 from pipeline.reports.fairness import ALPHA, Fairness, deal_fairness, largest_deviations
 from pipeline.reports.fairness_stats import FAIL, ChiSquare
@@ -183,11 +183,12 @@ def audit(
 ) -> Audit:
     """Audit the lake: ``examples`` hand ids per violation group and ``limit`` findings of
     each kind (``None``: all of them); ``session_gap`` in seconds (see the module).
-    ``on_step`` is told what the audit turns to next (for a progress display)."""
+    ``on_step`` is told what the audit turns to next (for a progress display). The audit
+    reads one snapshot of the lake (:func:`~pipeline.lake.query.read_lake`)."""
     root = Path(lake)
     step = on_step or (lambda what: None)
-    con = connect(root)
-    try:
+
+    def read(con: duckdb.DuckDBPyConnection) -> Audit:
         step("hands and statuses")
         hands, rejects, first, last = _overview(con)
         statuses = tuple(
@@ -225,22 +226,22 @@ def audit(
         failed = [_failed_test(t, fairness) for t in fairness.tests if t.result == FAIL]
         counted["deal-fairness"] = len(failed)
         findings += failed[:cap]
-    finally:
-        con.close()
-    return Audit(
-        lake=str(root),
-        hands=hands,
-        rejects=rejects,
-        runs=len(load_manifest(root).runs),
-        first_hand_at=first,
-        last_hand_at=last,
-        statuses=statuses,
-        payouts=payouts,
-        violations=violations,
-        findings=tuple(findings),
-        finding_counts=counted,
-        fairness=fairness,
-    )
+        return Audit(
+            lake=str(root),
+            hands=hands,
+            rejects=rejects,
+            runs=len(load_manifest(root).runs),
+            first_hand_at=first,
+            last_hand_at=last,
+            statuses=statuses,
+            payouts=payouts,
+            violations=violations,
+            findings=tuple(findings),
+            finding_counts=counted,
+            fairness=fairness,
+        )
+
+    return read_lake(root, read)
 
 
 Rows = tuple[list[Finding], int]

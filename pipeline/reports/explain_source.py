@@ -17,6 +17,9 @@ import tomllib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+import duckdb
 
 from pipeline.files import sha256_of
 from pipeline.formats import detect_format, read_hands
@@ -30,7 +33,7 @@ from pipeline.formats.pokerstars import (
 )
 from pipeline.formats.pokerstars_header import DATE_RE
 from pipeline.lake.manifest import InputEntry, load_manifest
-from pipeline.lake.query import LakeError, connect
+from pipeline.lake.query import LakeError, read_lake
 from pipeline.model import Action, ActionType, Blind, HandRecord
 from pipeline.violations import Reject
 
@@ -279,18 +282,18 @@ def locate(lake: str | Path, ref: str) -> Located:
     """
     wanted = sorted(_wanted(ref))
     marks = ", ".join("?" for _ in wanted)
-    try:
-        con = connect(lake)
-    except LakeError as error:
-        raise ExplainError(str(error)) from None
-    try:
-        rows = con.execute(
+
+    def read(con: duckdb.DuckDBPyConnection) -> list[tuple[Any, ...]]:
+        return con.execute(
             "SELECT site::VARCHAR, hand_id, source, line, rules::VARCHAR, run_id FROM hands "
             f"WHERE hand_id IN ({marks}) ORDER BY site, hand_id",
             wanted,
         ).fetchall()
-    finally:
-        con.close()
+
+    try:
+        rows = read_lake(lake, read)
+    except LakeError as error:
+        raise ExplainError(str(error)) from None
     picked = [rows[k] for k in _pick([(r[0], r[1]) for r in rows], ref)]
     if not picked:
         raise ExplainError(f"no hand {ref!r} in the lake at {lake}")

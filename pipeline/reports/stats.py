@@ -19,7 +19,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time
 from pathlib import Path
 
-from pipeline.lake.query import QueryResult, connect
+import duckdb
+
+from pipeline.lake.query import QueryResult, read_lake
 from pipeline.lake.stats_sql import COUNTED, CURRENCY, FROM, RATIOS, aggregates
 
 __all__ = ["GROUPS", "RATIOS", "StatsFilter", "player_stats"]
@@ -111,10 +113,10 @@ def player_stats(lake: str | Path, spec: StatsFilter = StatsFilter()) -> QueryRe
     """Return one row per player (and grouping): hands, each ratio's counts, AF counts,
     net won (minor units and text) and bb/100, and the hi/lo pot kinds."""
     sql, params = _sql(spec)
-    con = connect(lake)
-    try:
+
+    def read(con: duckdb.DuckDBPyConnection) -> QueryResult:
         cursor = con.execute(sql, params)
         columns = [d[0] for d in cursor.description or []]
         return QueryResult(columns, cursor.fetchall())
-    finally:
-        con.close()
+
+    return read_lake(lake, read)
