@@ -1,30 +1,36 @@
 """Benchmark ``croupier run`` end to end against PokerKit and the I/O floor, in one run.
 
 The input is generated once: half pot-limit Omaha (4 hole cards) and half pot-limit Omaha
-hi/lo, interleaved, written to one temporary JSON Lines file. On it, in this one run:
+hi/lo, interleaved, written to one temporary JSON Lines file. On it, in this one run and in
+this order:
 
+- peak memory (resident set high-water mark) of a one-worker run in a child process
+  (``getrusage(RUSAGE_CHILDREN)``), on ``--memory-hands`` hands (default ``--hands``). The
+  child samples its resident set after every chunk; when fewer than 1,000,000 hands were
+  measured, the report adds the growth per hand between chunks, times the hands missing, to
+  the peak measured, as an estimate at 1,000,000;
 - ``croupier run``, one worker: :func:`pipeline.run.run_lake` into a fresh temporary lake,
   in this process (after an untimed warm-up run on a few hands), timed from input to commit
   (best of ``--repeat`` runs);
 - ``croupier run``, two workers: the same into another fresh lake (the time includes
   starting the worker processes, as a real run's does); the ratio to one worker;
-- ``croupier run --executor dask``: the same on a local Dask cluster of two single-threaded
-  worker processes, once starting the cluster (as ``croupier run`` does) and once on a
-  cluster already up (what a long-lived cluster costs per run); their ratios to the two
-  local processes, and whether the lake has the same rows (skipped without Dask);
+- the floor: reading the same input (every line decoded with ``decode_line``) and writing the
+  same rows (the Parquet files of the one-worker run, read back untimed and rewritten with
+  the same compression, file by file) without replaying or settling anything;
 - PokerKit replaying the same hands through ``tests.pokerkit_bridge`` (deal, every action,
   showdown and payout): a sample of ``--pokerkit-hands`` of the input's hands it can
   represent, in the input's mix, half PLO and half PLO8 (the bridge plays hi/lo as
   PokerKit's pot-limit Omaha with its eight-or-better low as a second hand type); the
   report gives each variant's rate too;
-- the floor: reading the same input (every line decoded with ``decode_line``) and writing the
-  same rows (the Parquet files of the one-worker run, read back untimed and rewritten with
-  the same compression, file by file) without replaying or settling anything;
-- peak memory (resident set high-water mark) of a one-worker run in a child process
-  (``getrusage(RUSAGE_CHILDREN)``), on ``--memory-hands`` hands (default ``--hands``). The
-  child samples its resident set after every chunk; when fewer than 1,000,000 hands were
-  measured, the report adds the growth per hand between chunks, times the hands missing, to
-  the peak measured, as an estimate at 1,000,000.
+- ``croupier run --executor dask``: the same on a local Dask cluster of two single-threaded
+  worker processes, once starting the cluster (as ``croupier run`` does) and once on a
+  cluster already up (what a long-lived cluster costs per run); their ratios to the two
+  local processes, and whether the lake has the same rows (skipped without Dask).
+
+The targets' measurements come first and one after the other, so that each ratio's two
+sides are taken within a minute or two of each other: this shared machine's speed drifts
+within a run (``python_loop_seconds`` at its start and end say by how much), and sides
+taken minutes apart compare two speeds as much as two programs.
 
 Prints a table of hands per second, the ratios, and the issue's targets (>= 100x PokerKit,
 >= 0.25x the floor, two workers >= 1.7x one, < 1 GB peak on 1,000,000 hands), each marked
@@ -509,7 +515,6 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, object]:
     seconds, hands2 = time_run(source, work / "lake-2", 2, args.chunk_hands, args.repeat)
     rows["run2"] = _row("croupier run, 2 workers", "PLO + PLO8", hands2, seconds)
     checks["two_workers_same_rows"] = rows_per_table(work / "lake-2") == tables
-    checks.update(measure_dask(source, work, args, rows, tables))
 
     print("floor: decode + write the same rows", flush=True)
     decoding, writing, decoded, rewritten = time_floor(source, work / "lake-1", work / "floor")
@@ -549,6 +554,8 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, object]:
             if plo and plo.hands_per_second:  # the ratio of reports before PLO8 was played
                 run = rows["run1"].hands_per_second
                 checks["run_vs_pokerkit_plo_only"] = round(run / plo.hands_per_second, 1)
+
+    checks.update(measure_dask(source, work, args, rows, tables))
 
     checks["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
     checks["python_loop_seconds_at_end"] = loop_seconds()
