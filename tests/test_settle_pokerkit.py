@@ -24,7 +24,8 @@ halving gives the high half the odd chip; PokerKit's stacks are exactly our own 
 re-split PokerKit's way (:func:`_pokerkit_split`), and paid that way but by R8.hi-lo they
 differ from ours by odd chips alone, so the differences are the odd-chip convention and
 PokerKit's low-half rule and nothing else. The default run compares at least 2,000 hands
-of pot-limit Omaha high and 1,000 of hi/lo; ``-m slow`` compares 20,000 of each.
+of pot-limit Omaha high (in ``make test``) and 1,000 of hi/lo (marked ``long``: ``make
+test-long``); ``-m slow`` compares 20,000 of each.
 """
 
 from __future__ import annotations
@@ -51,6 +52,12 @@ NO_RAKE = RakePolicy(basis_points=0)
 DEFAULT_HANDS = {"plo": 2_000, "plo8": 1_000}
 """Hands compared by default: PokerKit plays a hi/lo hand in about twice the time."""
 SLOW_HANDS = 20_000
+DEFAULT_GAMES = [
+    "plo",
+    pytest.param("plo8", marks=pytest.mark.long),  # about 1.5 minutes: in make test-long
+]
+"""The default comparisons: PLO in ``make test``; PLO8 marked ``long`` (``make test-long``,
+CI and ``make check`` run it), which keeps ``make test`` well within its 15 minutes."""
 MAX_ODD_CHIP_SHARE = {"plo": 0.02, "plo8": 0.04}
 """At most this fraction of the hands may differ from PokerKit by odd chips (hi/lo halves
 pots, and so has more of them)."""
@@ -260,7 +267,7 @@ def _check(comparison: Comparison, minimum: int, game: str) -> None:
     ]
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", DEFAULT_GAMES)
 def test_pokerkit_plays_every_generated_hand_it_can_represent(game: str) -> None:
     """The sample: at least 2,000 pot-limit Omaha high hands and 1,000 hi/lo hands, every
     action taken by PokerKit."""
@@ -269,7 +276,7 @@ def test_pokerkit_plays_every_generated_hand_it_can_represent(game: str) -> None
     assert len(comparison.compared) >= DEFAULT_HANDS[game]
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", DEFAULT_GAMES)
 def test_final_stacks_equal_pokerkits_except_odd_chip_splits(game: str) -> None:
     """R8.side-pots, R8.high-split, R8.hi-lo: every hand whose splits and halvings leave no
     odd chip ends with the same stacks as PokerKit's, to the chip (but where PokerKit pays
@@ -285,7 +292,7 @@ def test_final_stacks_equal_pokerkits_except_odd_chip_splits(game: str) -> None:
     assert same >= (1 - MAX_ODD_CHIP_SHARE[game]) * len(comparison.compared)
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", DEFAULT_GAMES)
 def test_odd_chip_splits_are_listed_apart_and_are_few_and_even_to_one_unit(game: str) -> None:
     """R8.odd-chips: the hands that differ are the odd-chip splits (and, in hi/lo, PokerKit's
     low halves): few, each of our shares within one unit of the others (larger first from
@@ -298,7 +305,7 @@ def test_odd_chip_splits_are_listed_apart_and_are_few_and_even_to_one_unit(game:
     assert any(c.odd_chips for c in comparison.compared)
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", DEFAULT_GAMES)
 def test_pokerkit_pays_our_awards_its_own_way(game: str) -> None:
     """R8.best-hand, R8.side-pots: in every hand, PokerKit's stacks are our own winners paid
     by PokerKit's odd-chip rules: same pots, same winners, only the odd chips move."""
@@ -309,6 +316,7 @@ def test_pokerkit_pays_our_awards_its_own_way(game: str) -> None:
     assert mismatched == []
 
 
+@pytest.mark.long
 def test_hilo_pots_are_split_and_pokerkit_low_halves_are_its_own() -> None:
     """R8.hi-lo: the hi/lo sample splits pots between high and low, scoops some, and the
     hands where PokerKit pays a low half nobody in its pot qualifies for differ from ours
