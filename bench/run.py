@@ -237,7 +237,6 @@ def pokerkit_sample(path: Path, count: int) -> PokerKitSample:
     from tests.pokerkit_bridge import pokerkit_can_play
 
     wanted = {Variant.OMAHA: count - count // 2, Variant.OMAHA_HILO: count // 2}
-    taken = dict.fromkeys(wanted, 0)
     looked = dict.fromkeys(wanted, 0)
     playable = dict.fromkeys(wanted, 0)
     hands: list[HandRecord] = []
@@ -245,14 +244,13 @@ def pokerkit_sample(path: Path, count: int) -> PokerKitSample:
         if isinstance(item, Reject) or item.game.variant not in wanted:
             continue
         variant = item.game.variant
-        if taken[variant] >= wanted[variant]:
-            if taken == wanted:
+        if playable[variant] >= wanted[variant]:
+            if playable == wanted:
                 break
             continue
         looked[variant] += 1
         if pokerkit_can_play(item):
             playable[variant] += 1
-            taken[variant] += 1
             hands.append(item)
     return PokerKitSample(
         hands=hands,
@@ -541,10 +539,10 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, object]:
                 sum(spent.values()),
             )
             for variant, label in ((Variant.OMAHA, "PLO"), (Variant.OMAHA_HILO, "PLO8")):
-                hands = sum(h.game.variant is variant for h in sample.hands)
-                if hands:
+                played = sample.playable[variant.value]  # every playable hand is in the sample
+                if played:
                     rows[f"pokerkit_{label.lower()}"] = _row(
-                        f"  of which {label}", f"{label} (sample)", hands, spent[variant.value]
+                        f"  of which {label}", f"{label} (sample)", played, spent[variant.value]
                     )
             checks["pokerkit_finished"] = f"{finished} of {len(sample.hands)} hands"
             kit = rows["pokerkit"].hands_per_second
