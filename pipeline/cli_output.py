@@ -222,6 +222,7 @@ def report_dict(report: RunReport) -> dict[str, object]:
         "duplicates": report.duplicates,
         "completed_partials": report.completed,
         "gone_by_replace": report.gone,
+        "staging_leftovers": dict(report.leftovers),
         "skipped": [clean_text(path) for path in report.skipped],
         "statuses": dict(report.statuses),
         "violations": dict(report.codes),
@@ -292,6 +293,13 @@ def print_report(report: RunReport) -> None:
             " no longer in it: the files --replace read again do not have "
             f"{'them' if many else 'it'}. If other files you ran held {'them' if many else 'it'} "
             "too (counted there as duplicates), run those again with --replace.",
+            soft_wrap=True,
+        )
+    for url, why in report.leftovers.items():  # a killed run's files at --staging
+        stderr.print(
+            f"[yellow]not removed[/] {escape(url)}, left at the staging URL by a run killed "
+            f"before its end ({escape(why)}); the lake never read it, and the next run "
+            "tries again",
             soft_wrap=True,
         )
     if report.rejects:  # where they are, in a command to copy

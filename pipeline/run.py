@@ -81,6 +81,7 @@ from pipeline.lake.store import (
     check_committed,
     clean_orphans,
     lake_lock,
+    note_remote,
     publish,
     staging_dir,
 )
@@ -252,6 +253,9 @@ class RunReport:
     """Duplicates the lake holds as ``partial`` that this run read whole (a grown file)."""
     gone: int = 0
     """Hands the rows ``--replace`` retired held that the lake no longer holds after it."""
+    leftovers: dict[str, str] = field(default_factory=dict)
+    """Staging folders at URLs that runs killed before their end left, which this run could
+    not remove, each with why (a later run tries again)."""
 
     @property
     def hands(self) -> int:
@@ -388,9 +392,11 @@ def run_lake(
     with made.removed_if_emptied(), lake_lock(root), made.emptied_on_failure():
         manifest = load_manifest(root)
         check_committed(root, manifest)  # before anything is written or cleaned
-        clean_orphans(root, manifest)
+        report.leftovers = clean_orphans(root, manifest)[1]
         staging = staging_dir(root, report.run_id)
         remote = f"{staging_url.rstrip('/')}/{report.run_id}" if staging_url else None
+        if remote is not None:  # before any task stages there: a killed run's next run
+            note_remote(staging, remote)  # removes what it left at the URL
         ingested = manifest.ingested()
         versions = manifest.versions()
         paths_of: dict[str, set[str]] = {}  # per input sha256, the paths it was read from

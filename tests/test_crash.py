@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import importlib.util
 import os
 import random
 import signal
@@ -227,3 +228,32 @@ def test_workers_stop_when_their_run_is_killed(inputs: tuple[Path, Path], tmp_pa
     while time.monotonic() < deadline and any(_alive(p) for p in workers):
         time.sleep(0.2)
     assert not [p for p in workers if _alive(p)], "workers of the killed run are still running"
+
+
+@pytest.mark.skipif(importlib.util.find_spec("fsspec") is None, reason="fsspec is not installed")
+def test_a_run_killed_while_staging_at_a_url_has_its_leftovers_removed_by_the_next(
+    inputs: tuple[Path, Path], tmp_path: Path
+) -> None:
+    first, second = inputs
+    reference, lake, store = tmp_path / "reference", tmp_path / "lake", tmp_path / "store"
+    for lake_ in (reference, lake):
+        run_lake([str(first)], lake_, workers=1)
+    run_lake([str(second)], reference, workers=1)
+    proc = _croupier(
+        "run", str(second), "--out", str(lake), "-q", "--workers", "2",
+        "--staging", f"file://{store}",
+    )  # fmt: skip
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if any(store.rglob("*.parquet")):
+            break
+        time.sleep(0.01)
+    assert proc.poll() is None, proc.communicate()[1].decode()
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=60)
+    assert any(store.rglob("*.parquet")), "the run was not killed while it staged files"
+    rerun = _croupier("run", str(second), "--out", str(lake), "--quiet", "--workers", "1")
+    _, err = rerun.communicate(timeout=300)
+    assert rerun.returncode == 0, err.decode()
+    assert _contents(lake) == _contents(reference)
+    assert not list(store.iterdir())  # the killed run's folder there is gone

@@ -28,7 +28,7 @@ from pipeline.lake.manifest import load_manifest
 from pipeline.lake.query import run_query
 from pipeline.lake.schema import TABLES
 from pipeline.lake.staged import fetch
-from pipeline.lake.store import STAGING
+from pipeline.lake.store import REMOTE, STAGING
 from pipeline.rules import STANDARD
 from pipeline.run import ChunkTask, process_chunk, run_lake
 from tests.test_lake import SAMPLES
@@ -373,3 +373,70 @@ def test_staging_needs_a_url_and_fsspec(tmp_path: Path, monkeypatch: pytest.Monk
     assert missing.exit_code == 3
     assert "pip install 'croupier[fsspec]'" in missing.stderr
     assert not Path(lake, "_manifest.json").exists()
+
+
+def _leftover(lake: Path, store: Path, run_id: str, url: str | None = None) -> Path:
+    """Leave what a run killed mid-way while staging at ``file://store`` leaves: a staged
+    file at the URL, and the note of that URL in the lake's staging folder."""
+    folder = store / run_id / "hands"
+    folder.mkdir(parents=True)
+    (folder / f"part-{run_id}-000000.parquet").write_bytes(b"PAR1 half a file")
+    note = lake / STAGING / run_id / REMOTE
+    note.parent.mkdir(parents=True)
+    note.write_text(url or f"file://{store}/{run_id}", encoding="utf-8")
+    return store / run_id
+
+
+@needs_fsspec
+def test_the_next_run_removes_what_a_killed_run_left_at_the_staging_url(
+    hands_log: Path, tmp_path: Path
+) -> None:
+    lake, store = tmp_path / "lake", tmp_path / "store"
+    run_lake([str(SAMPLES)], lake, workers=1)
+    dead = _leftover(lake, store, "r-dead")
+    other = store / "someone-else"
+    other.mkdir()
+    report = run_lake([str(hands_log)], lake, workers=1, chunk_hands=CHUNK)  # no --staging
+    assert report.committed and report.leftovers == {}
+    assert not dead.exists()
+    assert other.exists()  # only the killed run's own folder
+    assert not (lake / STAGING).exists()
+
+
+@needs_fsspec
+def test_a_note_that_names_another_folder_than_its_runs_is_not_followed(
+    hands_log: Path, tmp_path: Path
+) -> None:
+    lake, store = tmp_path / "lake", tmp_path / "store"
+    run_lake([str(SAMPLES)], lake, workers=1)
+    dead = _leftover(lake, store, "r-dead", url=f"file://{store}")  # the whole store
+    run_lake([str(hands_log)], lake, workers=1, chunk_hands=CHUNK)
+    assert dead.exists()
+
+
+def test_a_leftover_at_a_url_that_cannot_be_removed_is_reported_and_tried_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lake, store = tmp_path / "lake", tmp_path / "store"
+    run_lake([str(SAMPLES)], lake, workers=1)
+    url = f"file://{store}/r-dead"
+    dead = _leftover(lake, store, "r-dead")
+    monkeypatch.setattr("pipeline.lake.store.has_fsspec", lambda: False)
+    sample = next(p for p in sorted(SAMPLES.iterdir()) if p.suffix == ".jsonl")
+    again = runner.invoke(app, ["run", str(sample), "--out", str(lake), "--replace"])
+    assert again.exit_code == 0, again.stderr
+    assert "not removed" in again.stderr and url in again.stderr.replace("\n", "")
+    assert "fsspec is not installed" in again.stderr
+    assert dead.exists()
+    assert (lake / STAGING / "r-dead" / REMOTE).read_text(encoding="utf-8") == url  # kept
+    listed = runner.invoke(
+        app, ["run", str(sample), "--out", str(lake), "--replace", "--format", "json"]
+    )
+    assert json.loads(listed.stdout)["staging_leftovers"] == {
+        url: "fsspec is not installed (pip install 'croupier[fsspec]')"
+    }
+    if importlib.util.find_spec("fsspec") is not None:  # with it, the next run removes it
+        monkeypatch.undo()
+        assert run_lake([str(sample)], lake, workers=1, replace=True).leftovers == {}
+        assert not dead.exists()
+        assert not (lake / STAGING).exists()

@@ -8,7 +8,8 @@ Cluster workers that do not share the lake's filesystem stage on an object store
 (any fsspec URL: ``s3://bucket/croupier-staging``, ``gcs://…``, ``file://…``, needs
 ``pip install 'croupier[fsspec]'`` and the store's own fsspec package): the driver
 fetches each file a chunk's result lists into the lake's local staging folder, then
-commits as always, and removes the run's folder from the store when the run ends. The
+commits as always, and removes the run's folder from the store when the run ends (or,
+when a run is killed before, the next run does: :data:`pipeline.lake.store.REMOTE`). The
 lake itself stays on the driver's filesystem.
 """
 

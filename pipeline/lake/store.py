@@ -23,12 +23,14 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from pipeline.files import fsync_dir, fsync_file
+from pipeline.files import fsync_dir, fsync_file, temporary_name
 from pipeline.lake.manifest import MANIFEST, Manifest
 from pipeline.lake.schema import TABLES
+from pipeline.lake.staged import has_fsspec, is_url, remove
 
 __all__ = [
     "LOCK",
+    "REMOTE",
     "STAGING",
     "LakeDamaged",
     "LakeError",
@@ -37,12 +39,16 @@ __all__ = [
     "check_committed",
     "clean_orphans",
     "lake_lock",
+    "note_remote",
     "publish",
     "staging_dir",
 ]
 
 LOCK = "_lock"
 STAGING = "_staging"
+REMOTE = ".remote"
+"""In a run's staging folder: the URL its tasks stage at (``--staging``), written before
+any task runs, so that the next run removes what a run killed before its end left there."""
 
 
 class LakeLocked(RuntimeError):
@@ -279,13 +285,63 @@ def publish(lake: Path, staging: Path, paths: list[str]) -> None:
         fsync_dir(folder)
 
 
-def clean_orphans(lake: Path, manifest: Manifest) -> list[str]:
-    """Remove what no committed run lists: staging leftovers and unlisted data files."""
+def note_remote(staging: Path, url: str) -> None:
+    """Record in a run's staging folder the URL its tasks stage at (:data:`REMOTE`)."""
+    note = staging / REMOTE
+    partial = temporary_name(note)
+    partial.write_text(url, encoding="utf-8")
+    os.replace(partial, note)
+
+
+def _remote_leftovers(staging: Path) -> list[tuple[str, str]]:
+    """Return the (run_id, URL) of every run whose staging folder notes a URL."""
+    found = []
+    for note in sorted(staging.glob(f"*/{REMOTE}")):
+        try:
+            url = note.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):  # unreadable: nothing known to remove
+            continue
+        run_id = note.parent.name
+        if is_url(url) and url.endswith(f"/{run_id}"):  # only ever the run's own folder
+            found.append((run_id, url))
+    return found
+
+
+def _remove_remote(url: str) -> str | None:
+    """Remove a run's staging folder at a URL; return why it could not be, or None."""
+    if not has_fsspec():
+        return "fsspec is not installed (pip install 'croupier[fsspec]')"
+    try:
+        remove(url)
+    except Exception as error:  # any store's failure (network, credentials): kept, retried
+        return f"{type(error).__name__}: {error}"
+    return None
+
+
+def clean_orphans(lake: Path, manifest: Manifest) -> tuple[list[str], dict[str, str]]:
+    """Remove what no committed run lists: staging leftovers and unlisted data files.
+
+    A staging folder that notes a URL (:data:`REMOTE`: a run that staged at ``--staging``
+    and was killed before its end) has the run's folder at that URL removed too. Returns
+    what was removed (paths in the lake, and URLs), and the URLs that could not be, each
+    with why: their notes are kept, so a later run tries again.
+    """
     removed: list[str] = []
+    kept: dict[str, str] = {}
     staging = lake / STAGING
     if staging.exists():
+        kept_notes: list[tuple[str, str]] = []
+        for run_id, url in _remote_leftovers(staging):
+            why = _remove_remote(url)
+            if why is None:
+                removed.append(url)
+            else:
+                kept[url] = why
+                kept_notes.append((run_id, url))
         shutil.rmtree(staging, ignore_errors=True)
         removed.append(STAGING)
+        for run_id, url in kept_notes:
+            note_remote(staging_dir(lake, run_id), url)
     live = set(manifest.live_files())
     for table in TABLES:
         folder = lake / table
@@ -306,4 +362,4 @@ def clean_orphans(lake: Path, manifest: Manifest) -> list[str]:
                 removed.append(tmp.name)
         except FileNotFoundError:
             pass
-    return removed
+    return removed, kept
