@@ -54,6 +54,7 @@ COMPILED = (
     "rules/replay",
     "rules/stats",
     "formats/jsonl",
+    "lake/columns",
     "pots",
     "reconcile",
     "settle",

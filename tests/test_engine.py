@@ -132,11 +132,11 @@ def _digest(form: str) -> list[str]:
 
 
 def test_every_c_types_file_belongs_to_a_compiled_module() -> None:
-    # the engine's modules share C types: each has its .pxd; the others need none
-    types = sorted(
-        p.relative_to(PACKAGE).with_suffix("").as_posix() for p in PACKAGE.rglob("*.pxd")
-    )
-    assert types == sorted(name for name in COMPILED if name.startswith("rules/"))
+    # the engine's modules share C types: each has its .pxd; the others need none, but for
+    # the one that fills NumPy arrays (lake/columns)
+    types = {p.relative_to(PACKAGE).with_suffix("").as_posix() for p in PACKAGE.rglob("*.pxd")}
+    assert types <= set(COMPILED)
+    assert types - {"lake/columns"} == {name for name in COMPILED if name.startswith("rules/")}
     assert all((PACKAGE / f"{name}.py").exists() for name in COMPILED)
     assert len(set(COMPILED)) == len(COMPILED)
 

@@ -18,6 +18,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.cards import UNKNOWN, format_cards
+from pipeline.lake.columns import kind_of, to_arrays
 from pipeline.lake.schema import TABLES
 from pipeline.model import ActionType, Blind, HandRecord
 from pipeline.pots import split_evenly
@@ -97,7 +98,7 @@ def month_of(moment: datetime | None) -> str:
 _NO_POTS = (0, 0, 0, 0, 0)
 _NO_CASH_OUT = (None, None)
 _SEAT_OF = itemgetter(2)  # a step's seat (Step is a named tuple)
-_STEPS = pa.struct(  # the steps as Arrow converts them, in Step's field order
+_STEPS = pa.schema(  # the steps' columns, in Step's field order
     [
         ("seq", pa.int32()),
         ("street", pa.int8()),  # Street is an IntEnum: its values are the codes
@@ -111,9 +112,10 @@ _STEPS = pa.struct(  # the steps as Arrow converts them, in Step's field order
         ("min_to", pa.int64()),
         ("max_to", pa.int64()),
         ("all_in", pa.bool_()),
-        ("violation", pa.list_(pa.string())),  # the codes found at the step
+        ("violation", pa.string()),  # the codes found at the step (a tuple), joined
     ]
 )
+_STEP_KINDS = [kind_of(f.type) for f in _STEPS]
 _HAND_KEYS = ("site", "hand_id", "month", "scale")
 """The columns a hand's rows have in common (each table has those its schema names)."""
 _PER_HAND = ("seats", "actions", "pots", "awards", "violations")
@@ -387,8 +389,12 @@ class ChunkRows:
                 continue
             per_hand = name in _PER_HAND
             own = [f for f in schema if f.name not in keys] if per_hand else list(schema)
-            values = zip(*rows, strict=True)
-            columns = {f.name: pa.array(c, f.type) for c, f in zip(values, own, strict=True)}
+            types = [f.type for f in own]
+            gathered = to_arrays(rows, [kind_of(t) for t in types], types)
+            columns = {
+                f.name: c if isinstance(c, pa.Array) else pa.array(c, f.type)
+                for c, f in zip(gathered, own, strict=True)
+            }
             if per_hand:
                 columns.update(self._keys_of(name, keys))
             self._done[name].append(_table(schema, columns))
@@ -424,11 +430,16 @@ class ChunkRows:
 
     def _step_columns(self) -> dict[str, pa.Array]:
         """Convert the steps in one go (a struct array of tuples), with the actions' columns."""
-        steps = pa.array(self._steps, _STEPS)
-        columns = dict(zip(_STEPS.names, steps.flatten(), strict=True))
-        codes = columns["violation"]
-        joined = pc.binary_join(codes, ",")
-        columns["violation"] = pc.if_else(pc.equal(pc.list_value_length(codes), 0), None, joined)
+        gathered = to_arrays(self._steps, _STEP_KINDS, _STEPS.types)
+        columns: dict[str, pa.Array] = {}
+        for name, column in zip(_STEPS.names, gathered, strict=True):
+            if isinstance(column, pa.Array):
+                columns[name] = column
+            elif name == "violation":  # the codes found at each step, joined
+                joined = [",".join(codes) if codes else None for codes in column]
+                columns[name] = pa.array(joined, pa.string())
+            else:
+                columns[name] = pa.array(column, _STEPS.field(name).type)
         columns["street"] = pa.DictionaryArray.from_arrays(columns["street"], _STREET_LABELS)
         columns["type"] = pc.dictionary_encode(columns["type"])
         schema = TABLES["actions"]

@@ -1,0 +1,12 @@
+# C types for the compiled form (see setup.py); columns.py stays the source of truth.
+import cython
+
+@cython.locals(
+    n=Py_ssize_t, width=Py_ssize_t, i=Py_ssize_t, j=Py_ssize_t, kind=cython.longlong,
+    n_ints=Py_ssize_t, n_flags=Py_ssize_t, lists=list, column=list,
+    int_kind=cython.longlong, bool_kind=cython.longlong,
+    kind_view=cython.longlong[::1], code_view=cython.longlong[::1],
+    int_view=cython.longlong[:, ::1], flag_view=cython.uchar[:, ::1],
+    null_view=cython.uchar[:, ::1], row=tuple,
+)
+cpdef list to_arrays(rows, kinds, types)
