@@ -55,6 +55,7 @@ COMPILED = (
     "rules/stats",
     "formats/jsonl",
     "lake/columns",
+    "lake/rows",
     "pots",
     "reconcile",
     "settle",
