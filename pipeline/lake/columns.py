@@ -73,7 +73,7 @@ def to_arrays(
     null_view = missing
     int_kind, bool_kind = INT, BOOL
     for i in range(n):
-        row = tuple(rows[i])  # itself if a tuple; a named tuple's items are slow to reach
+        row = rows[i][:]  # itself if a tuple; a named tuple's items are slow to reach
         for j in range(width):
             value = row[j]
             kind = kind_view[j]
