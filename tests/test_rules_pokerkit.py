@@ -1,4 +1,5 @@
-"""Differential tests of the rules engine against PokerKit's ``PotLimitOmahaHoldem``.
+"""Differential tests of the rules engine against PokerKit's ``PotLimitOmahaHoldem``
+(and, for pot-limit Omaha hi/lo, the bridge's hi/lo form of it: one ``long`` test).
 
 The issue: every action of at least 2,000 generated pot-limit Omaha hands is accepted by
 PokerKit, and an over-pot raise is refused by both. The hands come from our generator (4
@@ -41,7 +42,10 @@ from pipeline.violations import Code
 from tests.pokerkit_bridge import PokerKitPlay, play_in_pokerkit, pokerkit_can_play
 
 CHOICE = GameChoice(variant=Variant.OMAHA, hole_cards=4, betting=Betting.POT_LIMIT)
+PLO8 = GameChoice(variant=Variant.OMAHA_HILO, hole_cards=4, betting=Betting.POT_LIMIT)
 DEFAULT_HANDS = 2_000
+PLO8_HANDS = 1_000
+"""The hi/lo hands (``long``: with the legal ranges, PokerKit plays a few dozen a second)."""
 SLOW_HANDS = 20_000
 SEED = 2026
 OVER_POT_HANDS = 25
@@ -56,9 +60,9 @@ class Played:
     kit: PokerKitPlay
 
 
-def playable_hands(count: int, seed: int) -> list[HandRecord]:
-    """Return the first ``count`` generated PLO hands that PokerKit can play."""
-    generated = generate_hands(3 * count, seed=seed, choice=CHOICE)
+def playable_hands(count: int, seed: int, choice: GameChoice = CHOICE) -> list[HandRecord]:
+    """Return the first ``count`` generated hands of ``choice`` (PLO) that PokerKit can play."""
+    generated = generate_hands(3 * count, seed=seed, choice=choice)
     hands = list(islice(filter(pokerkit_can_play, generated), count))
     assert len(hands) == count, f"only {len(hands)} playable hands in {3 * count}"
     return hands
@@ -125,6 +129,11 @@ def test_legal_ranges_agree(played: list[Played]) -> None:
     the big blind (its ``below_opening``), where ``R5.reopen`` does not; pinned by
     :func:`test_pokerkit_reopens_after_a_wager_below_the_big_blind`.
     """
+    assert_ranges_agree(played, least=10_000)
+
+
+def assert_ranges_agree(played: list[Played], *, least: int) -> None:
+    """Assert the ranges agree before every betting action (at least ``least`` of them)."""
     compared = tolerated = 0
     mismatches: list[str] = []
     for play in played:
@@ -142,7 +151,7 @@ def test_legal_ranges_agree(played: list[Played]) -> None:
                 f"{play.hand.hand_id} action {kit.seq}: ours {ours}, PokerKit {theirs}"
                 + (f" ({kit.closed_by})" if kit.closed_by else "")
             )
-    assert compared > 10_000
+    assert compared > least
     assert not mismatches, f"{len(mismatches)} of {compared} ranges differ:\n" + "\n".join(
         mismatches[:8]
     )
@@ -151,6 +160,11 @@ def test_legal_ranges_agree(played: list[Played]) -> None:
 
 def test_uncontested_final_stacks(played: list[Played]) -> None:
     """Where everyone else folds, the winner takes the pot and the others lose what they put in."""
+    assert_uncontested_stacks(played, least=300)
+
+
+def assert_uncontested_stacks(played: list[Played], *, least: int) -> None:
+    """Assert PokerKit's final stacks of the hands won uncontested (``least`` of them)."""
     checked = 0
     for play in played:
         ours = play.ours
@@ -166,7 +180,7 @@ def test_uncontested_final_stacks(played: list[Played]) -> None:
         )
         assert play.kit.final_stacks == expected, play.hand.hand_id
         checked += 1
-    assert checked >= 300
+    assert checked >= least
 
 
 def _stack(hand: HandRecord, seat: int) -> int:
@@ -229,6 +243,20 @@ def test_pokerkit_accepts_every_action_many_hands() -> None:
     plays = play_all(playable_hands(SLOW_HANDS, SEED + 1))
     assert_pokerkit_accepts(plays)
     assert not [p.hand.hand_id for p in plays if p.ours.violations]
+
+
+@pytest.mark.long
+def test_pot_limit_omaha_hi_lo_bets_as_pokerkit_does() -> None:
+    """PLO8 (PokerKit's pot-limit Omaha with its eight-or-better low, see the bridge): every
+    action is accepted, none is a violation, every legal range and the uncontested final
+    stacks agree, as for PLO above. The betting rules are the same; the deal, the low
+    and the split pots go through the same replay."""
+    plays = play_all(playable_hands(PLO8_HANDS, SEED + 2, PLO8))
+    assert {p.hand.game.variant for p in plays} == {Variant.OMAHA_HILO}
+    assert_pokerkit_accepts(plays)
+    assert not [(p.hand.hand_id, p.ours.violations) for p in plays if p.ours.violations]
+    assert_ranges_agree(plays, least=5_000)
+    assert_uncontested_stacks(plays, least=150)
 
 
 # ------------------------------------------------------- where PokerKit and we differ
