@@ -1,0 +1,117 @@
+"""Rows into Arrow columns (pipeline.lake.columns): the same arrays as ``pa.array`` makes.
+
+Each test runs on the installed form (compiled, as a rule) and on the source itself.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import pyarrow as pa
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import pipeline.lake.columns
+from pipeline.lake.columns import BOOL, INT, OTHER, kind_of
+
+_spec = importlib.util.spec_from_file_location(
+    "columns_source", Path(pipeline.lake.columns.__file__).with_name("columns.py")
+)
+assert _spec is not None and _spec.loader is not None
+SOURCE = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(SOURCE)
+FORMS = [pipeline.lake.columns.to_arrays, SOURCE.to_arrays]
+
+TYPES = (pa.int64(), pa.int16(), pa.int8(), pa.bool_(), pa.string(), pa.list_(pa.int16()))
+
+
+def _reference(rows: list[tuple[Any, ...]], types: tuple[pa.DataType, ...]) -> list[pa.Array]:
+    return [
+        pa.array(list(column), t) for column, t in zip(zip(*rows, strict=True), types, strict=True)
+    ]
+
+
+ToArrays = Callable[..., list[Any]]
+form = pytest.mark.parametrize("to_arrays", FORMS, ids=["installed", "source"])
+
+
+def _arrays(
+    to_arrays: ToArrays, rows: list[tuple[Any, ...]], types: tuple[pa.DataType, ...]
+) -> list[pa.Array]:
+    gathered = to_arrays(rows, [kind_of(t) for t in types], types)
+    return [
+        c if isinstance(c, pa.Array) else pa.array(c, t)
+        for c, t in zip(gathered, types, strict=True)
+    ]
+
+
+ROW = st.tuples(
+    st.none() | st.integers(-(2**63), 2**63 - 1),
+    st.none() | st.integers(-(2**15), 2**15 - 1),
+    st.none() | st.integers(-128, 127),
+    st.none() | st.booleans(),
+    st.none() | st.text(max_size=5),
+    st.none() | st.lists(st.integers(0, 10), max_size=3),
+)
+
+
+@form
+@given(rows=st.lists(ROW, min_size=1, max_size=40))
+def test_the_arrays_are_pa_arrays(to_arrays: ToArrays, rows: list[tuple[Any, ...]]) -> None:
+    ours, theirs = _arrays(to_arrays, rows, TYPES), _reference(rows, TYPES)
+    for a, b in zip(ours, theirs, strict=True):
+        assert a.type == b.type
+        assert a.equals(b)
+        assert a.null_count == b.null_count
+
+
+def test_kinds() -> None:
+    assert [kind_of(t) for t in TYPES] == [INT, INT, INT, BOOL, OTHER, OTHER]
+    assert kind_of(pa.timestamp("us", tz="UTC")) == OTHER
+    assert kind_of(pa.dictionary(pa.int8(), pa.string())) == OTHER
+
+
+class Pair(NamedTuple):
+    a: int | None
+    b: bool
+
+
+@form
+def test_named_tuples_and_int_enums_are_read_as_their_values(to_arrays: ToArrays) -> None:
+    import enum
+
+    class Code(enum.IntEnum):
+        ONE = 1
+
+    ints, flags = to_arrays(
+        [Pair(Code.ONE, True), Pair(None, False)], [INT, BOOL], [pa.int8(), pa.bool_()]
+    )
+    assert isinstance(ints, pa.Array) and isinstance(flags, pa.Array)
+    assert ints.to_pylist() == [1, None] and flags.to_pylist() == [True, False]
+
+
+@form
+@pytest.mark.parametrize(
+    ("value", "type_", "error"),
+    [
+        (2**15, pa.int16(), pa.ArrowInvalid),  # beyond the column's type: refused, not wrapped
+        (2**63, pa.int64(), OverflowError),  # beyond 64 bits
+        (1, pa.bool_(), TypeError),  # a flag is True, False or None
+    ],
+)
+def test_a_value_the_column_cannot_hold_raises(
+    to_arrays: ToArrays, value: object, type_: pa.DataType, error: type[Exception]
+) -> None:
+    with pytest.raises(error):
+        to_arrays([(value,)], [kind_of(type_)], [type_])
+
+
+@form
+def test_no_rows_give_empty_columns(to_arrays: ToArrays) -> None:
+    arrays = to_arrays([], [INT, BOOL, OTHER], [pa.int32(), pa.bool_(), pa.string()])
+    assert [len(a) for a in arrays] == [0, 0, 0]
+    assert isinstance(arrays[0], pa.Array) and arrays[0].type == pa.int32()
