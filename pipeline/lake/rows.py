@@ -429,7 +429,7 @@ class ChunkRows:
         }
 
     def _step_columns(self) -> dict[str, pa.Array]:
-        """Convert the steps in one go (a struct array of tuples), with the actions' columns."""
+        """Convert the steps' columns in one pass (:func:`to_arrays`), with the actions' own."""
         gathered = to_arrays(self._steps, _STEP_KINDS, _STEPS.types)
         columns: dict[str, pa.Array] = {}
         for name, column in zip(_STEPS.names, gathered, strict=True):
