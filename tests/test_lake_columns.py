@@ -1,10 +1,12 @@
 """Rows into Arrow columns (pipeline.lake.columns): the same arrays as ``pa.array`` makes.
 
-Each test runs on the installed form (compiled, as a rule) and on the source itself.
+Each test runs on the installed form (compiled, as a rule) and on the source itself, each
+with its one pass over the rows and with ``pa.array`` by column.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 from collections.abc import Callable
 from pathlib import Path
@@ -24,7 +26,12 @@ _spec = importlib.util.spec_from_file_location(
 assert _spec is not None and _spec.loader is not None
 SOURCE = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(SOURCE)
-FORMS = [pipeline.lake.columns.to_arrays, SOURCE.to_arrays]
+FORMS = [
+    functools.partial(pipeline.lake.columns.to_arrays, one_pass=True),
+    functools.partial(pipeline.lake.columns.to_arrays, one_pass=False),
+    functools.partial(SOURCE.to_arrays, one_pass=True),
+    functools.partial(SOURCE.to_arrays, one_pass=False),
+]
 
 TYPES = (pa.int64(), pa.int16(), pa.int8(), pa.bool_(), pa.string(), pa.list_(pa.int16()))
 
@@ -36,7 +43,11 @@ def _reference(rows: list[tuple[Any, ...]], types: tuple[pa.DataType, ...]) -> l
 
 
 ToArrays = Callable[..., list[Any]]
-form = pytest.mark.parametrize("to_arrays", FORMS, ids=["installed", "source"])
+form = pytest.mark.parametrize(
+    "to_arrays",
+    FORMS,
+    ids=["installed-one-pass", "installed-by-column", "source-one-pass", "source-by-column"],
+)
 
 
 def _arrays(
@@ -100,7 +111,7 @@ def test_named_tuples_and_int_enums_are_read_as_their_values(to_arrays: ToArrays
     [
         (2**15, pa.int16(), pa.ArrowInvalid),  # beyond the column's type: refused, not wrapped
         (2**63, pa.int64(), OverflowError),  # beyond 64 bits
-        (1, pa.bool_(), TypeError),  # a flag is True, False or None
+        (1, pa.bool_(), pa.ArrowInvalid),  # a flag is True, False or None
     ],
 )
 def test_a_value_the_column_cannot_hold_raises(
@@ -115,3 +126,9 @@ def test_no_rows_give_empty_columns(to_arrays: ToArrays) -> None:
     arrays = to_arrays([], [INT, BOOL, OTHER], [pa.int32(), pa.bool_(), pa.string()])
     assert [len(a) for a in arrays] == [0, 0, 0]
     assert isinstance(arrays[0], pa.Array) and arrays[0].type == pa.int32()
+
+
+def test_the_one_pass_is_taken_where_the_module_is_compiled() -> None:
+    compiled = not pipeline.lake.columns.__file__.endswith(".py")
+    assert pipeline.lake.columns.ONE_PASS is compiled
+    assert SOURCE.ONE_PASS is False

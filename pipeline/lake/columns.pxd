@@ -9,4 +9,4 @@ import cython
     int_view=cython.longlong[:, ::1], flag_view=cython.uchar[:, ::1],
     null_view=cython.uchar[:, ::1], row=tuple,
 )
-cpdef list to_arrays(rows, kinds, types)
+cpdef list to_arrays(rows, kinds, types, bint one_pass=*)

@@ -22,6 +22,11 @@ __all__ = ["BOOL", "INT", "OTHER", "kind_of", "to_arrays"]
 OTHER, INT, BOOL = 0, 1, 2
 """How a column is gathered: as a list for ``pa.array``, or as integers or flags."""
 
+ONE_PASS = not __file__.endswith(".py")
+"""Whether :func:`to_arrays` fills NumPy arrays in one pass: when this module runs compiled.
+Interpreted (an install without a C compiler), that pass is slower than ``pa.array``, and
+the columns are converted by ``pa.array`` instead."""
+
 
 def kind_of(type_: pa.DataType) -> int:
     """Return how a column of ``type_`` is gathered (:data:`INT`, :data:`BOOL` or
@@ -38,10 +43,15 @@ def kind_of(type_: pa.DataType) -> int:
 
 
 def to_arrays(
-    rows: Sequence[tuple[Any, ...]], kinds: Sequence[int], types: Sequence[pa.DataType]
+    rows: Sequence[tuple[Any, ...]],
+    kinds: Sequence[int],
+    types: Sequence[pa.DataType],
+    one_pass: bool = ONE_PASS,
 ) -> list[pa.Array | list[Any]]:
     """Return the rows' columns: an Arrow array of each integer and boolean column (of its
-    type in ``types``), a list of the values of every other column.
+    type in ``types``), a list of the values of every other column. ``one_pass``: fill
+    NumPy arrays in one pass over the rows (:data:`ONE_PASS`), else ``pa.array`` each
+    column; the arrays are the same.
 
     >>> ints, flags, text = to_arrays([(1, True, "a"), (None, False, "b")], (1, 2, 0),
     ...                               (pa.int8(), pa.bool_(), pa.string()))
@@ -50,6 +60,12 @@ def to_arrays(
     """
     n = len(rows)
     width = len(kinds)
+    if not one_pass:
+        columns = list(zip(*rows, strict=True)) if n else [()] * width
+        return [
+            list(c) if kind == OTHER else pa.array(c, t)
+            for c, kind, t in zip(columns, kinds, types, strict=True)
+        ]
     code = np.zeros(width, np.int64)  # per column: its row in ints or flags, or its list
     lists: list[list[Any]] = []
     n_ints = n_flags = 0
@@ -85,7 +101,7 @@ def to_arrays(
                 if value is True:
                     flag_view[code_view[j], i] = 1
                 elif value is not False:
-                    raise TypeError(f"not a bool in column {j}: {value!r}")
+                    raise pa.ArrowInvalid(f"could not convert {value!r} to boolean (column {j})")
             else:
                 column = lists[code_view[j]]
                 column[i] = value
