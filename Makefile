@@ -21,8 +21,9 @@ $(STAMP): pyproject.toml $(COMPILED_SOURCES)
 # Test files run in parallel, one process per core, each file whole on one (its module-wide
 # set-up, such as the PokerKit hands, is made once). The tests marked `long` (a minute or so
 # each: the load run, fuzzing at length, the fairness tests' long deals, the 5- and 6-card
-# evaluator differentials, settlement of PLO8 against PokerKit) run in `test-long`, which CI
-# runs after `test` and `check` runs too: `make test` stays within 15 minutes.
+# evaluator differentials, settlement and the rules of PLO8 against PokerKit) run in
+# `test-long`, which CI runs after `test` and `check` runs too: `make test` stays within 15
+# minutes.
 test: install
 	$(BIN)/python -m pytest -q -n auto --dist loadfile -m 'not slow and not long'
 

@@ -375,25 +375,26 @@ def test_staging_needs_a_url_and_fsspec(tmp_path: Path, monkeypatch: pytest.Monk
     assert not Path(lake, "_manifest.json").exists()
 
 
-def _leftover(lake: Path, store: Path, run_id: str, url: str | None = None) -> Path:
-    """Leave what a run killed mid-way while staging at ``file://store`` leaves: a staged
-    file at the URL, and the note of that URL in the lake's staging folder."""
-    folder = store / run_id / "hands"
+def _lake_with_leftover(tmp_path: Path, url: str | None = None) -> tuple[Path, Path, Path]:
+    """Return a committed lake, the store at ``file://store``, and the folder a run
+    (``r-dead``) killed mid-way while staging there left: a staged file at the URL, and the
+    note of that URL (``url``, else the run's own) in the lake's staging folder."""
+    lake, store = tmp_path / "lake", tmp_path / "store"
+    run_lake([str(SAMPLES)], lake, workers=1)
+    folder = store / "r-dead" / "hands"
     folder.mkdir(parents=True)
-    (folder / f"part-{run_id}-000000.parquet").write_bytes(b"PAR1 half a file")
-    note = lake / STAGING / run_id / REMOTE
+    (folder / "part-r-dead-000000.parquet").write_bytes(b"PAR1 half a file")
+    note = lake / STAGING / "r-dead" / REMOTE
     note.parent.mkdir(parents=True)
-    note.write_text(url or f"file://{store}/{run_id}", encoding="utf-8")
-    return store / run_id
+    note.write_text(url or f"file://{store}/r-dead", encoding="utf-8")
+    return lake, store, store / "r-dead"
 
 
 @needs_fsspec
 def test_the_next_run_removes_what_a_killed_run_left_at_the_staging_url(
     hands_log: Path, tmp_path: Path
 ) -> None:
-    lake, store = tmp_path / "lake", tmp_path / "store"
-    run_lake([str(SAMPLES)], lake, workers=1)
-    dead = _leftover(lake, store, "r-dead")
+    lake, store, dead = _lake_with_leftover(tmp_path)
     other = store / "someone-else"
     other.mkdir()
     report = run_lake([str(hands_log)], lake, workers=1, chunk_hands=CHUNK)  # no --staging
@@ -407,9 +408,7 @@ def test_the_next_run_removes_what_a_killed_run_left_at_the_staging_url(
 def test_a_note_that_names_another_folder_than_its_runs_is_not_followed(
     hands_log: Path, tmp_path: Path
 ) -> None:
-    lake, store = tmp_path / "lake", tmp_path / "store"
-    run_lake([str(SAMPLES)], lake, workers=1)
-    dead = _leftover(lake, store, "r-dead", url=f"file://{store}")  # the whole store
+    lake, _, dead = _lake_with_leftover(tmp_path, url=f"file://{tmp_path / 'store'}")  # all
     run_lake([str(hands_log)], lake, workers=1, chunk_hands=CHUNK)
     assert dead.exists()
 
@@ -417,10 +416,8 @@ def test_a_note_that_names_another_folder_than_its_runs_is_not_followed(
 def test_a_leftover_at_a_url_that_cannot_be_removed_is_reported_and_tried_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    lake, store = tmp_path / "lake", tmp_path / "store"
-    run_lake([str(SAMPLES)], lake, workers=1)
+    lake, store, dead = _lake_with_leftover(tmp_path)
     url = f"file://{store}/r-dead"
-    dead = _leftover(lake, store, "r-dead")
     monkeypatch.setattr("pipeline.lake.store.has_fsspec", lambda: False)
     sample = next(p for p in sorted(SAMPLES.iterdir()) if p.suffix == ".jsonl")
     again = runner.invoke(app, ["run", str(sample), "--out", str(lake), "--replace"])
