@@ -18,6 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import pipeline.lake.columns
+from pipeline.cards import format_cards
 from pipeline.lake.columns import BOOL, INT, OTHER, kind_of
 
 _spec = importlib.util.spec_from_file_location(
@@ -132,3 +133,24 @@ def test_the_one_pass_is_taken_where_the_module_is_compiled() -> None:
     compiled = not pipeline.lake.columns.__file__.endswith(".py")
     assert pipeline.lake.columns.ONE_PASS is compiled
     assert SOURCE.ONE_PASS is False
+
+
+CARD_TEXTS = [pipeline.lake.columns.card_text, SOURCE.card_text]
+card_form = pytest.mark.parametrize("card_text", CARD_TEXTS, ids=["installed", "source"])
+
+
+@card_form
+@given(st.lists(st.integers(-1, 51), max_size=60))
+def test_card_text_is_format_cards(card_text: Callable[[Any], str], cards: list[int]) -> None:
+    # hole cards, boards and the deck (52 cards), with unknown cards ("??") among them
+    assert card_text(tuple(cards)) == format_cards(cards)
+    assert card_text(cards) == format_cards(cards)
+
+
+@card_form
+@pytest.mark.parametrize("cards", [(0, 52), (-2,), (1 << 40, 3)])
+def test_card_text_of_a_number_that_is_no_card_raises(
+    card_text: Callable[[Any], str], cards: tuple[int, ...]
+) -> None:
+    with pytest.raises(ValueError, match="card int out of range"):
+        card_text(cards)

@@ -10,3 +10,9 @@ import cython
     null_view=cython.uchar[:, ::1], row=tuple,
 )
 cpdef list to_arrays(rows, kinds, types, bint one_pass=*)
+
+cdef tuple _CARD_TEXT
+cdef Py_ssize_t _LOWEST
+
+@cython.locals(n=Py_ssize_t, i=Py_ssize_t, card=Py_ssize_t, parts=list)
+cpdef str card_text(cards)

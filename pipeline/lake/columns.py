@@ -17,7 +17,9 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-__all__ = ["BOOL", "INT", "OTHER", "kind_of", "to_arrays"]
+from pipeline.cards import UNKNOWN, format_card, format_cards
+
+__all__ = ["BOOL", "INT", "OTHER", "card_text", "kind_of", "to_arrays"]
 
 OTHER, INT, BOOL = 0, 1, 2
 """How a column is gathered: as a list for ``pa.array``, or as integers or flags."""
@@ -26,6 +28,29 @@ ONE_PASS = not __file__.endswith(".py")
 """Whether :func:`to_arrays` fills NumPy arrays in one pass: when this module runs compiled.
 Interpreted (an install without a C compiler), that pass is slower than ``pa.array``, and
 the columns are converted by ``pa.array`` instead."""
+
+
+_LOWEST = UNKNOWN  # the lowest card int
+_CARD_TEXT = tuple(format_card(card) for card in range(_LOWEST, 52))
+"""Each card's text, at the card's int minus :data:`_LOWEST` (``"??"`` first)."""
+
+
+def card_text(cards: Sequence[int]) -> str:
+    """Return cards as the lake writes them (``"AhKd"``): :func:`~pipeline.cards.format_cards`,
+    in a loop the compiled form runs on C integers (a hand's cards are written some twenty
+    times: hole cards, boards, the deck, the cards each award used).
+
+    >>> card_text((50, 45, -1)), card_text(())
+    ('AhKd??', '')
+    """
+    n = len(cards)
+    parts = [""] * n
+    for i in range(n):
+        card = cards[i]
+        if card < _LOWEST or card > 51:
+            return format_cards(cards)  # not a card: it says which
+        parts[i] = _CARD_TEXT[card - _LOWEST]
+    return "".join(parts)
 
 
 def kind_of(type_: pa.DataType) -> int:

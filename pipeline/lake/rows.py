@@ -17,8 +17,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.cards import UNKNOWN, format_cards
-from pipeline.lake.columns import kind_of, to_arrays
+from pipeline.cards import UNKNOWN
+from pipeline.lake.columns import card_text, kind_of, to_arrays
 from pipeline.lake.schema import TABLES
 from pipeline.model import ActionType, Blind, HandRecord
 from pipeline.pots import split_evenly
@@ -157,9 +157,6 @@ class ChunkRows:
         self._step_keys: list[list[object]] = [[], [], []]  # player, cards, runout
         self._keys: list[tuple[str, str]] = []
         self._done: dict[str, list[pa.Table]] = {name: [] for name in TABLES}
-        self._card_text: dict[tuple[int, ...], str] = {}
-        """Cards formatted in this batch: a hand's hole cards are written three times (the
-        deal, the show, the seat)."""
 
     def add_reject(self, reject: Reject) -> None:
         """Add one input that could not become a hand."""
@@ -211,8 +208,8 @@ class ChunkRows:
                 game.big_bet,
                 hand.button,  # button_seat
                 len(judged.seats),  # n_players
-                [format_cards(b) for b in judged.boards if b],  # none: no board dealt
-                format_cards(hand.deck) if hand.deck else None,
+                [card_text(b) for b in judged.boards if b],  # none: no board dealt
+                card_text(hand.deck) if hand.deck else None,
                 # total_pot: a hand not settled (invalid) has no pots, but its chips went in
                 sum([p.amount for p in settled.pots]) if settled.pots else sum(judged.invested),
                 result.rake if result is not None and result.rake is not None else 0,
@@ -281,13 +278,12 @@ class ChunkRows:
         flags = seat_flags(judged, names)
         stacks, invested = judged.stacks, judged.invested
         rows = self._rows["seats"]
-        memo = self._card_text
         for i, seat in enumerate(seats):
             player = players[seat]
             won = won_of.get(seat, 0)
             end = finals.get(seat, stacks[i] + won)  # a cash-out, a void hand: as settled
             cards = hole.get(seat)
-            text = _text(memo, cards) if cards and max(cards) != UNKNOWN else None
+            text = card_text(cards) if cards and max(cards) != UNKNOWN else None
             rows.append(
                 (
                     seat,
@@ -323,8 +319,7 @@ class ChunkRows:
         players = {s.seat: s.player for s in hand.seats}
         keys[0].extend(map(players.get, map(_SEAT_OF, steps)))  # player (board cards: None)
         actions = [hand.actions[step[0]] for step in steps]  # step[0]: its seq
-        memo = self._card_text
-        keys[1].extend([None if a.cards is None else _text(memo, a.cards) for a in actions])
+        keys[1].extend([None if a.cards is None else card_text(a.cards) for a in actions])
         keys[2].extend([a.run for a in actions])  # runout
 
     def _add_pots(self, settled: Settlement) -> None:
@@ -345,7 +340,7 @@ class ChunkRows:
                     a.seat,
                     a.amount,
                     a.description or None,  # hand_description
-                    format_cards(a.cards_used) if a.cards_used else None,
+                    card_text(a.cards_used) if a.cards_used else None,
                     list(a.rules),
                 )
             )
@@ -401,7 +396,6 @@ class ChunkRows:
             self._rows[name] = []
         self._hand_keys = [[] for _ in _HAND_KEYS]
         self._counts = {name: [] for name in _PER_HAND}
-        self._card_text = {}
 
     def _key_arrays(self) -> dict[str, pa.Array]:
         """Return the batch's hands' key columns, a value per hand (none: no hands)."""
@@ -483,14 +477,6 @@ def _with_unreplayed(steps: tuple[Step, ...], hand: HandRecord) -> list[Step | _
             )
     rows.sort(key=itemgetter(0))
     return rows
-
-
-def _text(memo: dict[tuple[int, ...], str], cards: tuple[int, ...]) -> str:
-    """Return the cards as text, formatting them once per ``memo``."""
-    text = memo.get(cards)
-    if text is None:
-        text = memo[cards] = format_cards(cards)
-    return text
 
 
 def _extras_json(extras: tuple[tuple[str, bytes], ...]) -> str | None:
