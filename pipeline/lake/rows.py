@@ -182,9 +182,11 @@ class ChunkRows:
         result = hand.result
         status = hand_status(judged, settled)
         self._keys.append((site, hand_id))
-        for keys, value in zip(self._hand_keys, (site, hand_id, month, scale), strict=True):
-            keys.append(value)
-        before = self._sizes()
+        hand_keys = self._hand_keys
+        hand_keys[0].append(site)
+        hand_keys[1].append(hand_id)
+        hand_keys[2].append(month)
+        hand_keys[3].append(scale)
         self._rows["hands"].append(
             (
                 site,
@@ -229,9 +231,13 @@ class ChunkRows:
                 self.run_id,
             )
         )
-        self._add_seats(hand, judged, settled)
-        self._add_actions(hand, judged)
-        self._add_pots(settled)
+        counts = self._counts
+        counts["seats"].append(self._add_seats(hand, judged, settled))
+        counts["actions"].append(self._add_actions(hand, judged))
+        pots, awards = self._add_pots(settled)
+        counts["pots"].append(pots)
+        counts["awards"].append(awards)
+        counts["violations"].append(len(violations))
         self._rows["violations"].extend(
             [
                 (
@@ -247,19 +253,12 @@ class ChunkRows:
                 for v in violations
             ]
         )
-        for counts, start, end in zip(self._counts.values(), before, self._sizes(), strict=True):
-            counts.append(end - start)
 
-    def _sizes(self) -> list[int]:
-        """Return the rows gathered so far in each table of :data:`_PER_HAND` (the steps,
-        for ``actions``)."""
-        rows = self._rows
-        return [len(self._steps) if n == "actions" else len(rows[n]) for n in _PER_HAND]
-
-    def _add_seats(self, hand: HandRecord, judged: Replay, settled: Settlement) -> None:
+    def _add_seats(self, hand: HandRecord, judged: Replay, settled: Settlement) -> int:
+        """Add a row per player dealt in; return how many."""
         seats = judged.seats
         if not seats:  # a hand with nobody dealt in has no seat rows
-            return
+            return 0
         names = hand_positions(hand, seats)
         result = hand.result
         recorded: dict[int, int] | None = None
@@ -304,12 +303,14 @@ class ChunkRows:
                     *pots.get(seat, _NO_POTS),
                 )
             )
+        return len(seats)
 
-    def _add_actions(self, hand: HandRecord, judged: Replay) -> None:
+    def _add_actions(self, hand: HandRecord, judged: Replay) -> int:
         """Keep the steps; add the columns that come from the action rather than the step.
 
         Every action of the log has a row: one the replay did not reach (it stopped at a
         fatal violation) has the log's own values and none of the rules' (street, pot …).
+        Return the number of rows.
         """
         steps: Sequence[Step | _Unreplayed] = judged.steps
         if len(steps) < len(hand.actions):
@@ -321,10 +322,12 @@ class ChunkRows:
         actions = [hand.actions[step[0]] for step in steps]  # step[0]: its seq
         keys[1].extend([None if a.cards is None else card_text(a.cards) for a in actions])
         keys[2].extend([a.run for a in actions])  # runout
+        return len(steps)
 
-    def _add_pots(self, settled: Settlement) -> None:
+    def _add_pots(self, settled: Settlement) -> tuple[int, int]:
         """Add the awards, and a row per pot and runout (each pot is split between its
-        boards as settlement splits it, the odd chips to the first)."""
+        boards as settlement splits it, the odd chips to the first); return how many rows
+        of each."""
         runs = settled.runouts
         winners: dict[tuple[int, int, Half], list[int]] = defaultdict(list)
         awards = self._rows["awards"]
@@ -345,6 +348,7 @@ class ChunkRows:
                 )
             )
         rows = self._rows["pots"]
+        before = len(rows)
         for pot in settled.pots:
             if runs == 1:
                 parts = [(pot.amount, pot.rake)]
@@ -366,6 +370,7 @@ class ChunkRows:
                         winners.get((pot.index, runout, Half.LOW), []),
                     )
                 )
+        return len(rows) - before, len(settled.awards)
 
     def flush(self) -> None:
         """Turn the rows gathered since the last flush into Arrow tables, and drop them."""
