@@ -25,7 +25,8 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from multiprocessing import get_context
+from multiprocessing import forkserver, get_context
+from multiprocessing.context import BaseContext
 from typing import Any, Protocol, TypeVar
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
     "SerialExecutor",
     "check_workers",
     "open_executor",
+    "start_forkserver",
 ]
 
 EXECUTORS = ("local", "dask")
@@ -101,11 +103,7 @@ class ProcessExecutor:
 
     def __init__(self, workers: int) -> None:
         self.slots = workers
-        context = get_context("forkserver")
-        # The server imports the chunk task's modules (numpy, pyarrow, the engine) once, and
-        # each worker forks from it ready: a worker no longer spends its first half second
-        # importing, which on a small input was most of the run.
-        context.set_forkserver_preload(["pipeline.run"])
+        context = start_forkserver()
         self._pool = ProcessPoolExecutor(
             max_workers=workers,
             mp_context=context,
@@ -130,6 +128,21 @@ class ProcessExecutor:
     def close(self) -> None:
         """Shut the pool down, cancelling queued tasks."""
         self._pool.shutdown(cancel_futures=True)
+
+
+def start_forkserver() -> BaseContext:
+    """Start the server local workers fork from, if it is not running; return its context.
+
+    The server imports the chunk task's modules (numpy, pyarrow, the engine) once, and each
+    worker forks from it ready: a worker does not spend its first half second importing,
+    which on a small input was most of the run. Starting it returns at once (the imports
+    go on in the server's own process), so a run starts it before it hashes its inputs and
+    the two overlap.
+    """
+    context = get_context("forkserver")
+    context.set_forkserver_preload(["pipeline.run"])  # read when the server starts
+    forkserver.ensure_running()
+    return context
 
 
 def _result(future: Future[R]) -> R:

@@ -42,6 +42,7 @@ from pipeline.executors import (
     ExecutorError,
     check_workers,
     open_executor,
+    start_forkserver,
 )
 from pipeline.files import sha256_of
 from pipeline.formats import (
@@ -389,7 +390,10 @@ def run_lake(
     if not names:  # folders with no hand log in them: nothing to run, no lake to make
         raise FileNotFoundError(errno.ENOENT, "no hand log to read in", " ".join(given))
     made = _Made(root)  # before the lock, which makes the folder
+    count = workers if workers is not None else min(os.cpu_count() or 1, MAX_WORKERS)
     with made.removed_if_emptied(), lake_lock(root), made.emptied_on_failure():
+        if executor == "local" and count > 1:  # its imports overlap the hashing below
+            start_forkserver()
         manifest = load_manifest(root)
         check_committed(root, manifest)  # before anything is written or cleaned
         report.leftovers = clean_orphans(root, manifest)[1]
@@ -434,7 +438,6 @@ def run_lake(
                 root, ((p, f.inputs()) for p, f in held if f.table == "rejects"), paths_of
             ),
         )
-        count = workers if workers is not None else min(os.cpu_count() or 1, MAX_WORKERS)
         pool: ChunkExecutor | None = None
         if not isinstance(executor, str):
             pool = executor
