@@ -55,6 +55,7 @@ from pipeline.formats import (
 from pipeline.formats.jsonl import decode_line, iter_lines
 from pipeline.formats.limits import Readable
 from pipeline.lake.compact import compact, without_inputs
+from pipeline.lake.keys import digests
 from pipeline.lake.manifest import (
     MANIFEST,
     FileEntry,
@@ -134,6 +135,8 @@ class ChunkResult:
     rejects: int = 0
     duplicates: int = 0
     keys: list[tuple[str, str]] = field(default_factory=list)
+    digests: bytes = b""
+    """The keys' digests, in the same order (:func:`pipeline.lake.keys.digests`)."""
     partial: set[tuple[str, str]] = field(default_factory=set)  # keys of partial hands
     whole_again: set[tuple[str, str]] = field(default_factory=set)
     """Keys of hands read again in the chunk, whole (not partial), after a first copy."""
@@ -227,6 +230,7 @@ def _process(task: ChunkTask) -> ChunkResult:
         rows.flush()
         del hands, replays, settlements  # before the next batch is decoded
     result.keys = rows.keys()
+    result.digests = digests(result.keys)  # here, not in the driver every worker waits on
     for name, table in rows.tables().items():
         _write_table(result, task, name, table)
     return result
@@ -740,7 +744,8 @@ def _account(
         if result.rejects:
             files, again = repeated_rejects(staging, files, held)
         whole_now = rejected_before(staging, files, held)
-    repeats = seen.keys.present(result.keys) | whole_now
+    keys = result.keys
+    repeats = {keys[i] for i in seen.keys.held(result.digests)} | whole_now
     statuses, codes, payouts = result.statuses, result.codes, result.payouts
     cut_here = result.partial - repeats  # kept, cut: a later copy may be whole
     if repeats:
@@ -754,7 +759,7 @@ def _account(
     seen.completed.update(result.whole_again & cut_here)  # whole after a cut first copy
     seen.partial.update(result.partial - repeats)
     report.completed = len(seen.completed)
-    seen.keys.update(result.keys)
+    seen.keys.add_digests(result.digests)
     entry.read += result.read
     entry.rejects += result.rejects - again
     entry.duplicates += result.duplicates + len(repeats) + again

@@ -44,3 +44,29 @@ def test_equal_high_halves_are_told_apart_by_the_low_half(
     s = KeySet([("x", "a"), ("x", "b"), ("x", "c")])
     assert s.present([("x", "a"), ("x", "c"), ("x", "d")]) == {("x", "a"), ("x", "c")}
     assert len(s) == 3
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(KEY, max_size=30), max_size=12), st.lists(KEY, max_size=30))
+def test_digests_held_are_the_positions_of_keys_held(
+    batches: list[list[tuple[str, str]]], probe: list[tuple[str, str]]
+) -> None:
+    """What a run's driver does with a chunk's digests: ask which are held, then add them."""
+    keys_module._MERGE_AT = 5  # both the sorted arrays and the recent set hold some
+    try:
+        compact, plain = KeySet(), set[tuple[str, str]]()
+        for batch in [*batches, probe]:
+            blob = keys_module.digests(batch)
+            assert len(blob) == 16 * len(batch)
+            held = [i for i, key in enumerate(batch) if key in plain]
+            assert compact.held(blob) == held
+            compact.add_digests(blob)
+            plain.update(batch)
+        assert len(compact) == len(plain)
+    finally:
+        keys_module._MERGE_AT = 65_536
+
+
+def test_digests_of_a_broken_length_are_refused() -> None:
+    with pytest.raises(ValueError, match="16 bytes each; got 17"):
+        KeySet().add_digests(bytes(17))
