@@ -65,6 +65,7 @@ import pyarrow.parquet as pq
 from bench.machine import loop_seconds
 from pipeline.executors import ChunkExecutor, ExecutorError, open_executor
 from pipeline.formats.jsonl import decode_line, iter_lines, read_jsonl, write_jsonl
+from pipeline.formats.limits import READ_BUFFER
 from pipeline.generate.play import GameChoice, generate_hands
 from pipeline.lake.manifest import load_manifest
 from pipeline.model import Betting, HandRecord, Variant
@@ -218,7 +219,7 @@ def time_floor(path: Path, lake: Path, out: Path) -> tuple[float, float, int, in
     name = str(path)
     start = time.perf_counter()
     hands = 0
-    with open(path, "rb") as stream:
+    with open(path, "rb", buffering=READ_BUFFER) as stream:  # as croupier run reads it
         for item in iter_lines(stream, name):
             if isinstance(item, Reject):
                 continue

@@ -53,7 +53,7 @@ from pipeline.formats import (
     stream_reader,
 )
 from pipeline.formats.jsonl import decode_line, iter_lines
-from pipeline.formats.limits import Readable
+from pipeline.formats.limits import READ_BUFFER, Readable
 from pipeline.lake.compact import compact, without_inputs
 from pipeline.lake.keys import digests
 from pipeline.lake.manifest import (
@@ -655,7 +655,7 @@ def _tasks_of(
     if fmt != "jsonl":
         yield from _record_tasks(read_hands(name, input_format=fmt), name, sha, cut)
         return
-    with open(name, "rb") as stream:
+    with open(name, "rb", buffering=READ_BUFFER) as stream:
         yield from _line_tasks(stream, name, sha, cut)
 
 

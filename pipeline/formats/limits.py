@@ -100,6 +100,9 @@ def utf16_order(head: bytes) -> str | None:
 
 MAX_LINE_BYTES = 16 * 1024 * 1024
 """The longest line a reader takes; a longer one is rejected as ``line-too-long``."""
+READ_BUFFER = 1 << 20
+"""The buffer of a file read line by line: Python's default (8 KiB) holds four lines of a
+typical hand log, and refilling it took a third of the time spent cutting a file into lines."""
 
 MAX_DIGITS = 100
 """The longest run of digits a text reader converts (Python refuses beyond 4300)."""
