@@ -54,6 +54,7 @@ COMPILED = (
     "rules/replay",
     "rules/stats",
     "formats/jsonl",
+    "formats/limits",
     "lake/columns",
     "lake/rows",
     "pots",
