@@ -19,6 +19,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -133,10 +134,16 @@ def _digest(form: str) -> list[str]:
 
 def test_every_c_types_file_belongs_to_a_compiled_module() -> None:
     # the engine's modules share C types: each has its .pxd; the others need none, but for
-    # the one that fills NumPy arrays (lake/columns)
+    # the one that fills NumPy arrays (lake/columns) and the decoder's loops over characters
     types = {p.relative_to(PACKAGE).with_suffix("").as_posix() for p in PACKAGE.rglob("*.pxd")}
     assert types <= set(COMPILED)
-    assert types - {"lake/columns"} == {name for name in COMPILED if name.startswith("rules/")}
+    others = {"lake/columns", "formats/jsonl"}
+    assert types - others == {name for name in COMPILED if name.startswith("rules/")}
+    # and a wheel built from the sources carries every one (a module compiled without its
+    # .pxd would build, untyped, and run slower without a word)
+    data = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    packaged = data["tool"]["setuptools"]["package-data"]["pipeline"]
+    assert {f"{name.rpartition('/')[0]}/*.pxd" for name in types} <= set(packaged)
     assert all((PACKAGE / f"{name}.py").exists() for name in COMPILED)
     assert len(set(COMPILED)) == len(COMPILED)
 

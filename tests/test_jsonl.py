@@ -24,6 +24,7 @@ from pipeline.formats.jsonl import (
 )
 from pipeline.generate.play import generate_hands
 from pipeline.model import HandRecord
+from pipeline.money import AmountError, parse_amount
 from pipeline.violations import Reject, RejectCode
 from tests.strategies import hands
 
@@ -297,7 +298,8 @@ def test_cards_written_together_read_back_whatever_their_number(
 ) -> None:
     text = format_cards(cards, " " if spaced else "")
     assert jsonl._cards(text, "$.deck") == tuple(cards)
-    for bad in (text + "A", text + "Ax", "1c" + text):  # a card too many or not a card
+    for bad in (text + "A", text + "Ax", "1c" + text, "\u0100c" + text, "?c" + text):
+        # a card too many, or not a card
         with pytest.raises(jsonl._FieldError):
             jsonl._cards(bad, "$.deck")
 
@@ -528,10 +530,64 @@ def test_amounts_parsed_once_are_read_again_at_their_own_scale() -> None:
         assert isinstance(bad, Reject) and bad.code is RejectCode.BAD_AMOUNT
 
 
-def test_the_kept_amounts_stay_bounded() -> None:
-    for k in range(jsonl._AMOUNTS_KEPT + 10):
-        assert jsonl._amount(f"{k}.5", 2, "$.x") == k * 100 + 50
-    assert 0 < len(jsonl._AMOUNTS) <= jsonl._AMOUNTS_KEPT
+_AMOUNT_TEXT = st.one_of(
+    st.text(alphabet="0123456789.-", max_size=24),  # mostly digits and points
+    st.builds(lambda whole, frac: f"{whole}.{frac}", st.integers(0, 10**20), st.integers(0, 10**9)),
+    st.integers(0, 10**21).map(str),
+    st.text(max_size=6),  # anything at all: spaces, signs, other digits
+)
+
+
+@settings(max_examples=1000)
+@given(_AMOUNT_TEXT, st.integers(0, 8))
+def test_amounts_read_as_parse_amount_reads_them(text: str, scale: int) -> None:
+    """The loop for plainly written amounts gives parse_amount's value, and leaves every
+    other text to it (which says what is wrong)."""
+    try:
+        expected: int | None = parse_amount(text, scale)
+    except AmountError:
+        expected = None
+    plain = jsonl._plain_units(text, scale)
+    assert plain == -1 or plain == expected
+    if expected is None:
+        with pytest.raises(jsonl._FieldError, match=r"^\$\.x: "):
+            jsonl._amount(text, scale, "$.x")
+    else:
+        assert jsonl._amount(text, scale, "$.x") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "scale", "units"),
+    [
+        ("0", 2, 0),
+        ("12.5", 2, 1250),
+        ("7", 0, 7),
+        ("0.01", 2, 1),
+        ("999999999999999999", 0, 10**18 - 1),
+    ],
+)
+def test_plain_amounts_take_the_fast_path(text: str, scale: int, units: int) -> None:
+    assert jsonl._plain_units(text, scale) == units
+
+
+@pytest.mark.parametrize(
+    ("text", "scale"),
+    [
+        ("1.500", 2),
+        ("0.005", 2),
+        ("12.", 2),
+        (".5", 2),
+        ("1..2", 2),
+        ("-1", 2),
+        ("1000000000000000000", 0),
+        ("9223372036854775808", 0),  # beyond 64 bits
+        ("9999999999999999999", 0),
+        ("10000000000000000", 2),
+        ("", 0),
+    ],
+)
+def test_other_amounts_are_left_to_parse_amount(text: str, scale: int) -> None:
+    assert jsonl._plain_units(text, scale) == -1
 
 
 def test_a_line_that_is_not_a_json_object_asks_whether_the_file_is_a_hand_log() -> None:

@@ -20,14 +20,13 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
-from operator import add
 from pathlib import Path
 from typing import IO, TypeVar
 
 import msgspec
 from msgspec import UNSET, UnsetType
 
-from pipeline.cards import RANKS, SUITS, parse_card, parse_cards
+from pipeline.cards import RANKS, SUITS, UNKNOWN, parse_cards
 from pipeline.formats.json_keys import REPEATS, Duplicated, find_repeated, object_pairs
 from pipeline.formats.jsonl_wire import (
     ActionW,
@@ -84,13 +83,6 @@ __all__ = [
 
 EXCERPT_CHARS = 160
 _CARDS_RE = re.compile(r"(?:(?:[2-9TJQKA][cdhs]|\?\?)(?: ?(?:[2-9TJQKA][cdhs]|\?\?))*)?")
-_CARD = {
-    text: parse_card(text) for text in ["??", *(r + s for r in "23456789TJQKA" for s in "cdhs")]
-}
-"""Every card as the schema writes it, to its int (the pattern's alphabet, looked up)."""
-_ONE_CARD = {text: (card,) for text, card in _CARD.items()}
-_TWO_CARDS = {a + b: (_CARD[a], _CARD[b]) for a in _CARD for b in _CARD}
-"""Every pair of cards written together, to their ints: a hand's cards read two at a time."""
 _RANK_TIMES_4 = bytes(4 * RANKS.index(chr(b)) if chr(b) in RANKS else 0xFF for b in range(256))
 _SUIT = bytes(SUITS.index(chr(b)) if chr(b) in SUITS else 0xFF for b in range(256))
 """Byte translations of a card's rank (times 4) and suit to their parts of its int, 0xFF
@@ -128,35 +120,54 @@ class _FieldError(Exception):
         return _FieldError(self.code, path + self.field, path + self.message)
 
 
-_AMOUNTS: dict[int, dict[str, int]] = {}
-"""Amounts already parsed, by scale: a chunk repeats its blinds, bets and stacks many times."""
-_AMOUNTS_KEPT = 1 << 14
-
-
-def _amounts_at(scale: int) -> dict[str, int]:
-    """Return the amounts already parsed at ``scale``, by their text."""
-    known = _AMOUNTS.get(scale)
-    if known is None:
-        known = _AMOUNTS[scale] = {}
-    return known
-
-
 def _amount(text: str, scale: int, field: str) -> int:
-    return _known_amount(_amounts_at(scale), text, scale, field)
-
-
-def _known_amount(known: dict[str, int], text: str, scale: int, field: str) -> int:
-    """Return the units of ``text`` at ``scale``, parsed once (``known`` holds that scale's)."""
-    value = known.get(text)
-    if value is not None:
+    """Return the units of ``text`` at ``scale``; a ``bad-amount`` error names ``field``."""
+    value = _plain_units(text, scale)
+    if value >= 0:
         return value
     try:
-        value = parse_amount(text, scale)
+        return parse_amount(text, scale)
     except AmountError as error:
         raise _FieldError(RejectCode.BAD_AMOUNT, field, f"{field}: {error}") from None
-    if len(known) >= _AMOUNTS_KEPT:
-        known.clear()
-    known[text] = value
+
+
+def _plain_units(text: str, scale: int) -> int:
+    """Return the units of an amount written plainly, else -1 (then ask :func:`parse_amount`).
+
+    Plainly: ASCII digits with at most one point, digits on both sides of it, at most
+    ``scale`` decimals, and 18 digits at most once scaled (it fits 64 bits): what the writer
+    writes. The same value as :func:`parse_amount`, in a loop the compiled form runs on C
+    integers (a hand has some twenty-five amounts); any other text, valid or not, is left
+    to it.
+
+    >>> [_plain_units(text, 2) for text in ("12.5", "7", "0.005", ".5", "1.500")]
+    [1250, 700, -1, -1, -1]
+    """
+    n = len(text)
+    if n == 0 or n > 19:
+        return -1
+    value = 0
+    digits = 0
+    decimals = -1  # after the point; -1 until a point is read
+    for i in range(n):
+        c = ord(text[i])
+        if 48 <= c <= 57:
+            digits += 1
+            if digits > 18:
+                return -1
+            value = value * 10 + (c - 48)
+            if decimals >= 0:
+                decimals += 1
+        elif c == 46 and decimals < 0 and 0 < i < n - 1:
+            decimals = 0
+        else:
+            return -1
+    if decimals < 0:
+        decimals = 0
+    if decimals > scale or digits + scale - decimals > 18:
+        return -1
+    for _ in range(scale - decimals):
+        value *= 10
     return value
 
 
@@ -165,25 +176,38 @@ def _opt_amount(text: str | UnsetType, scale: int, field: str) -> int | None:
 
 
 def _cards(text: str, field: str) -> tuple[int, ...]:
-    n = len(text)
-    if n > 16 and not n % 2 and text.isascii():  # a deck: every rank and suit at once
-        raw = text.encode()
-        deck = tuple(map(add, raw[0::2].translate(_RANK_TIMES_4), raw[1::2].translate(_SUIT)))
-        if max(deck) < 52:  # else a character is not a rank or a suit ("??" included)
-            return deck
-    if not n % 2:  # the canonical form: cards written together, looked up two at a time
-        try:
-            if n == 8:  # four hole cards: the most common
-                return _TWO_CARDS[text[:4]] + _TWO_CARDS[text[4:]]
-            cards: tuple[int, ...] = ()
-            for i in range(0, n - 3, 4):
-                cards += _TWO_CARDS[text[i : i + 4]]
-            return cards + _ONE_CARD[text[-2:]] if n % 4 else cards
-        except KeyError:
-            pass  # spaces between cards, or not cards: the pattern decides
+    cards = _cards_together(text)
+    if cards is not None:
+        return cards
     if _CARDS_RE.fullmatch(text) is None:
         raise _FieldError(RejectCode.BAD_CARD, field, f"{field}: not a run of cards: {text!r}")
-    return parse_cards(text)
+    return parse_cards(text)  # cards with spaces between them
+
+
+def _cards_together(text: str) -> tuple[int, ...] | None:
+    """Return the cards of text that writes them together (``"AhKd??"``, the canonical
+    form), else ``None``: a loop the compiled form runs on C integers, a card's int read
+    from its two characters through two tables.
+
+    >>> _cards_together("2cAs??"), _cards_together("2c As"), _cards_together("")
+    ((0, 51, -1), None, ())
+    """
+    n = len(text)
+    if n % 2:
+        return None
+    cards = [0] * (n // 2)
+    for i in range(n // 2):
+        rank = ord(text[2 * i])
+        suit = ord(text[2 * i + 1])
+        if rank > 255 or suit > 255:
+            return None
+        card = _RANK_TIMES_4[rank] + _SUIT[suit]
+        if card > 51:
+            if rank != 63 or suit != 63:  # "??": a card whose face is not shown
+                return None
+            card = UNKNOWN
+        cards[i] = card
+    return tuple(cards)
 
 
 def _scale(unit: str, field: str) -> int:
@@ -262,26 +286,25 @@ def _actions(wires: Iterable[ActionW], scale: int) -> tuple[Action, ...]:
     """
     out: list[Action] = []
     append = out.append
-    known = _amounts_at(scale)
     try:
         for w in wires:
             if type(w) is DealW:
                 append(Action(_DEAL, seat=w.seat, cards=_cards(w.cards, ".cards")))
             elif type(w) is CallW:
-                amount = _known_amount(known, w.amount, scale, ".amount")
+                amount = _amount(w.amount, scale, ".amount")
                 append(Action(_CALL, seat=w.seat, amount=amount, all_in=w.all_in))
             elif type(w) is FoldW:
                 append(Action(_FOLD, seat=w.seat))
             elif type(w) is CheckW:
                 append(Action(_CHECK, seat=w.seat))
             elif type(w) is RaiseW:
-                to = _known_amount(known, w.to, scale, ".to")
+                to = _amount(w.to, scale, ".to")
                 append(Action(_RAISE, seat=w.seat, to=to, all_in=w.all_in))
             elif type(w) is BetW:
-                amount = _known_amount(known, w.amount, scale, ".amount")
+                amount = _amount(w.amount, scale, ".amount")
                 append(Action(_BET, seat=w.seat, amount=amount, all_in=w.all_in))
             elif type(w) is PostW:
-                amount = _known_amount(known, w.amount, scale, ".amount")
+                amount = _amount(w.amount, scale, ".amount")
                 blind = _BLINDS[w.blind]
                 append(Action(_POST, seat=w.seat, amount=amount, blind=blind, all_in=w.all_in))
             elif type(w) is BoardW:
@@ -292,7 +315,7 @@ def _actions(wires: Iterable[ActionW], scale: int) -> tuple[Action, ...]:
             elif type(w) is ShowW:
                 append(Action(_SHOW, seat=w.seat, cards=_cards(w.cards, ".cards")))
             elif type(w) is UncalledW:
-                amount = _known_amount(known, w.amount, scale, ".amount")
+                amount = _amount(w.amount, scale, ".amount")
                 append(Action(_UNCALLED, seat=w.seat, amount=amount))
             elif type(w) is MuckW:
                 mucked = None if w.cards is UNSET else _cards(w.cards, ".cards")
