@@ -20,19 +20,30 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pyarrow.parquet as pq
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import pipeline.run
 from pipeline.check import check_paths, discover
 from pipeline.cli import app, main
-from pipeline.formats import read_hands
+from pipeline.formats import limits, read_hands
 from pipeline.formats.jsonl import decode_line, read_jsonl, read_jsonl_stream
-from pipeline.formats.limits import MAX_ACTIONS, MAX_LINE_BYTES, MAX_SEATS
+from pipeline.formats.limits import (
+    MAX_ACTIONS,
+    MAX_AMOUNT,
+    MAX_HAND_MONEY,
+    MAX_LINE_BYTES,
+    MAX_SEAT,
+    MAX_SEATS,
+)
 from pipeline.lake.manifest import load_manifest
-from pipeline.model import HandRecord, Status
+from pipeline.model import CashOut, Collection, HandRecord, SeatAmount, Status
 from pipeline.violations import Code, Reject, RejectCode
+from tests.strategies import hands
 from tests.test_fuzz_readers import time_limit
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -326,6 +337,81 @@ def test_a_seat_number_beyond_the_limit_is_rejected() -> None:
     reject = only_reject(read(jsonl(hand("FAR", seats=seats))))
     assert reject.code is RejectCode.SCHEMA_VIOLATION
     assert reject.message == "$.seats[1].seat: seat 5000 is outside 1-1000"
+
+
+_POISON = [-1, 0, 1, 1000, 1001, MAX_AMOUNT, MAX_AMOUNT + 1, 2**63 - 1, 2**63, 10**30]
+
+
+def _within_by_lists(hand: HandRecord) -> bool:
+    """What ``limits._within`` tells, said plainly: every seat number from 1 to MAX_SEAT,
+    every collected pot's index from 0, every amount from 0 to MAX_AMOUNT, and the sum
+    of them all at most MAX_HAND_MONEY."""
+    game, result = hand.game, hand.result
+    seats = [hand.button, *([] if hand.hero is None else [hand.hero])]
+    seats += [s.seat for s in hand.seats] + [a.seat for a in hand.actions if a.seat is not None]
+    amounts = [game.small_blind, game.big_blind, game.ante]
+    amounts += [x for x in (game.small_bet, game.big_bet) if x is not None]
+    amounts += [s.stack for s in hand.seats]
+    amounts += [s.bounty for s in hand.seats if s.bounty is not None]
+    amounts += [x for a in hand.actions for x in (a.amount, a.to) if x is not None]
+    if result is not None:
+        entries: list[Collection | CashOut | SeatAmount] = [*result.collected, *result.cash_outs]
+        entries += [*result.final_stacks, *result.bounties]
+        seats += [e.seat for e in entries]
+        amounts += [e.amount for e in entries] + [c.fee for c in result.cash_outs]
+        amounts += [f.amount for f in result.fees] + list(result.pots)
+        amounts += [result.rake or 0, result.total_pot or 0, result.added]
+        if any(not 0 <= c.pot <= MAX_SEAT for c in result.collected):
+            return False
+    return (
+        all(1 <= seat <= MAX_SEAT for seat in seats)
+        and all(0 <= amount <= MAX_AMOUNT for amount in amounts)
+        and sum(amounts) <= MAX_HAND_MONEY
+    )
+
+
+@st.composite
+def _poisoned(draw: st.DrawFn) -> HandRecord:
+    """A hand with perhaps one of its seat numbers, pot indexes or amounts made extreme."""
+    hand = draw(hands())
+    value = draw(st.sampled_from(_POISON))
+    replace = msgspec.structs.replace
+    where = draw(st.sampled_from(["none", "button", "seat", "stack", "action", "result"]))
+    if where == "button":
+        return replace(hand, button=value)
+    if where in ("seat", "stack") and hand.seats:
+        seats = list(hand.seats)
+        i = draw(st.integers(0, len(seats) - 1))
+        seats[i] = replace(seats[i], **{where if where == "seat" else "stack": value})
+        return replace(hand, seats=tuple(seats))
+    if where == "action" and hand.actions:
+        actions = list(hand.actions)
+        i = draw(st.integers(0, len(actions) - 1))
+        field = draw(st.sampled_from(["seat", "amount", "to"]))
+        actions[i] = replace(actions[i], **{field: value})
+        return replace(hand, actions=tuple(actions))
+    if where == "result" and hand.result is not None:
+        result = hand.result
+        field = draw(st.sampled_from(["rake", "added", "pots", "collected"]))
+        if field == "pots":
+            return replace(hand, result=replace(result, pots=(*result.pots, value)))
+        if field == "collected" and result.collected:
+            first = replace(
+                result.collected[0], **{draw(st.sampled_from(["seat", "pot", "amount"])): value}
+            )
+            return replace(hand, result=replace(result, collected=(first, *result.collected[1:])))
+        return replace(
+            hand, result=replace(result, **{field if field != "collected" else "rake": value})
+        )
+    return hand
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_poisoned())
+def test_the_quick_limits_check_agrees_with_the_plain_one(hand: HandRecord) -> None:
+    # compiled, it runs on C integers: values beyond 64 bits must still read as out of range
+    assert limits._within(hand) == _within_by_lists(hand)
+    assert (limits._problem(hand) is None) == _within_by_lists(hand)
 
 
 # ------------------------------------------------------------ duplicate hand ids

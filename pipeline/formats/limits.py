@@ -347,39 +347,88 @@ def _named(field: str, hand: HandRecord) -> str:
 
 
 def _within(hand: HandRecord) -> bool:
-    """Tell quickly (no field names built) whether every seat and amount is in range."""
-    game, result = hand.game, hand.result
-    seats = [hand.button, 1 if hand.hero is None else hand.hero]
-    seats += [s.seat for s in hand.seats]
-    seats += [a.seat for a in hand.actions if a.seat is not None]
-    amounts = [game.small_blind, game.big_blind, game.ante, game.small_bet or 0]
-    amounts.append(game.big_bet or 0)
-    amounts += [s.stack for s in hand.seats]
-    amounts += [s.bounty for s in hand.seats if s.bounty is not None]
-    amounts += [a.amount for a in hand.actions if a.amount is not None]
-    amounts += [a.to for a in hand.actions if a.to is not None]
+    """Tell quickly (no field names built) whether every seat and amount is in range.
+
+    One pass the compiled form runs on C integers (``limits.pxd``): an int beyond them is
+    out of range anyway, and :func:`_problem` then says which it is.
+    """
+    try:
+        return _in_range(hand)
+    except OverflowError:
+        return False
+
+
+def _in_range(hand: HandRecord) -> bool:
+    game = hand.game
+    max_seat, max_amount = MAX_SEAT, MAX_AMOUNT  # C integers, compiled
+    seat = hand.button
+    if seat < 1 or seat > max_seat:
+        return False
+    if hand.hero is not None:
+        seat = hand.hero
+        if seat < 1 or seat > max_seat:
+            return False
+    total = 0
+    for value in (game.small_blind, game.big_blind, game.ante, game.small_bet, game.big_bet):
+        if value is not None:
+            amount = value
+            if amount < 0 or amount > max_amount:
+                return False
+            total += amount
+    for s in hand.seats:
+        seat = s.seat
+        amount = s.stack
+        if seat < 1 or seat > max_seat or amount < 0 or amount > max_amount:
+            return False
+        total += amount
+        if s.bounty is not None:
+            amount = s.bounty
+            if amount < 0 or amount > max_amount:
+                return False
+            total += amount
+    for a in hand.actions:
+        if a.seat is not None:
+            seat = a.seat
+            if seat < 1 or seat > max_seat:
+                return False
+        if a.amount is not None:
+            amount = a.amount
+            if amount < 0 or amount > max_amount:
+                return False
+            total += amount
+        if a.to is not None:
+            amount = a.to
+            if amount < 0 or amount > max_amount:
+                return False
+            total += amount
+    result = hand.result
     if result is not None:
+        for c in result.collected:
+            seat = c.pot
+            if seat < 0 or seat > max_seat:
+                return False
         entries: tuple[Collection | CashOut | SeatAmount, ...] = (
             *result.collected,
             *result.cash_outs,
             *result.final_stacks,
             *result.bounties,
         )
-        seats += [entry.seat for entry in entries]
-        amounts += [entry.amount for entry in entries]
-        amounts += [c.fee for c in result.cash_outs]
-        amounts += [f.amount for f in result.fees]
-        amounts += result.pots
-        amounts += [result.rake or 0, result.total_pot or 0, result.added]
-        if any(not 0 <= c.pot <= MAX_SEAT for c in result.collected):
-            return False
-    return (
-        min(seats) >= 1
-        and max(seats) <= MAX_SEAT
-        and min(amounts) >= 0
-        and max(amounts) <= MAX_AMOUNT
-        and sum(amounts) <= MAX_HAND_MONEY
-    )
+        for entry in entries:
+            seat = entry.seat
+            amount = entry.amount
+            if seat < 1 or seat > max_seat or amount < 0 or amount > max_amount:
+                return False
+            total += amount
+        others = [c.fee for c in result.cash_outs]
+        others += [f.amount for f in result.fees]
+        others += result.pots
+        others += [result.rake or 0, result.total_pot or 0, result.added]
+        for value in others:
+            amount = value
+            if amount < 0 or amount > max_amount:
+                return False
+            total += amount
+    return total <= MAX_HAND_MONEY
 
 
 def _seat_numbers(hand: HandRecord) -> Iterator[tuple[str, int]]:
