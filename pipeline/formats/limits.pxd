@@ -1,6 +1,9 @@
 # C types for the compiled form (see setup.py); limits.py stays the source of truth.
 import cython
 
-@cython.locals(seat=cython.longlong, amount=cython.longlong, total=cython.longlong,
-               max_seat=cython.longlong, max_amount=cython.longlong)
+@cython.locals(total=cython.longlong)
 cpdef bint _in_range(hand) except? -1
+
+cdef inline bint _seat_out(long long seat) except? -1
+
+cdef inline long long _added(long long total, long long amount) except? -2

@@ -360,52 +360,28 @@ def _within(hand: HandRecord) -> bool:
 
 def _in_range(hand: HandRecord) -> bool:
     game = hand.game
-    max_seat, max_amount = MAX_SEAT, MAX_AMOUNT  # C integers, compiled
-    seat = hand.button
-    if seat < 1 or seat > max_seat:
+    if _seat_out(hand.button) or (hand.hero is not None and _seat_out(hand.hero)):
         return False
-    if hand.hero is not None:
-        seat = hand.hero
-        if seat < 1 or seat > max_seat:
-            return False
     total = 0
     for value in (game.small_blind, game.big_blind, game.ante, game.small_bet, game.big_bet):
-        if value is not None:
-            amount = value
-            if amount < 0 or amount > max_amount:
-                return False
-            total += amount
-    for s in hand.seats:
-        seat = s.seat
-        amount = s.stack
-        if seat < 1 or seat > max_seat or amount < 0 or amount > max_amount:
+        if value is not None and (total := _added(total, value)) < 0:
             return False
-        total += amount
-        if s.bounty is not None:
-            amount = s.bounty
-            if amount < 0 or amount > max_amount:
-                return False
-            total += amount
+    for s in hand.seats:
+        if _seat_out(s.seat) or (total := _added(total, s.stack)) < 0:
+            return False
+        if s.bounty is not None and (total := _added(total, s.bounty)) < 0:
+            return False
     for a in hand.actions:
-        if a.seat is not None:
-            seat = a.seat
-            if seat < 1 or seat > max_seat:
-                return False
-        if a.amount is not None:
-            amount = a.amount
-            if amount < 0 or amount > max_amount:
-                return False
-            total += amount
-        if a.to is not None:
-            amount = a.to
-            if amount < 0 or amount > max_amount:
-                return False
-            total += amount
+        if a.seat is not None and _seat_out(a.seat):
+            return False
+        if a.amount is not None and (total := _added(total, a.amount)) < 0:
+            return False
+        if a.to is not None and (total := _added(total, a.to)) < 0:
+            return False
     result = hand.result
     if result is not None:
         for c in result.collected:
-            seat = c.pot
-            if seat < 0 or seat > max_seat:
+            if c.pot < 0 or c.pot > MAX_SEAT:
                 return False
         entries: tuple[Collection | CashOut | SeatAmount, ...] = (
             *result.collected,
@@ -414,21 +390,28 @@ def _in_range(hand: HandRecord) -> bool:
             *result.bounties,
         )
         for entry in entries:
-            seat = entry.seat
-            amount = entry.amount
-            if seat < 1 or seat > max_seat or amount < 0 or amount > max_amount:
+            if _seat_out(entry.seat) or (total := _added(total, entry.amount)) < 0:
                 return False
-            total += amount
         others = [c.fee for c in result.cash_outs]
         others += [f.amount for f in result.fees]
         others += result.pots
         others += [result.rake or 0, result.total_pot or 0, result.added]
         for value in others:
-            amount = value
-            if amount < 0 or amount > max_amount:
+            if (total := _added(total, value)) < 0:
                 return False
-            total += amount
     return total <= MAX_HAND_MONEY
+
+
+def _seat_out(seat: int) -> bool:
+    """Whether a seat number is outside 1 to MAX_SEAT."""
+    return seat < 1 or seat > MAX_SEAT
+
+
+def _added(total: int, amount: int) -> int:
+    """Return ``total + amount``, or -1 when the amount is outside 0 to MAX_AMOUNT."""
+    if amount < 0 or amount > MAX_AMOUNT:
+        return -1
+    return total + amount
 
 
 def _seat_numbers(hand: HandRecord) -> Iterator[tuple[str, int]]:
