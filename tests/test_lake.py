@@ -212,6 +212,54 @@ def test_run_on_the_samples_then_query_every_table(tmp_path: Path) -> None:
     )
 
 
+def test_a_chunk_of_several_months_is_written_a_file_per_month(tmp_path: Path) -> None:
+    """One chunk holds hands of three months (and one with no time): each month's rows of
+    every table go to its own partition, and only there."""
+    hands = list(generate_hands(8, seed=3))
+    months = ["2025-11", "2025-12", "2026-01", "unknown"]
+    moved = []
+    for k, hand in enumerate(hands):
+        start = hand.started_at
+        assert start is not None
+        if k % 4 < 3:  # the last of each four keeps no time
+            start = start.replace(year=2025 + (k % 4 == 2), month=(11, 12, 1)[k % 4])
+        moved.append(msgspec.structs.replace(hand, started_at=start if k % 4 < 3 else None))
+    source = tmp_path / "months.jsonl"
+    with source.open("wb") as out:
+        write_jsonl(moved, out)
+    lake = tmp_path / "lake"
+    report = run_lake([str(source)], lake, workers=1)
+    assert report.hands == 8
+    for table in ("hands", "seats", "actions", "pots", "awards"):
+        folders = sorted(p.parent.name for p in (lake / table).rglob("*.parquet"))
+        assert folders == [f"month={m}" for m in sorted(months)], table
+        for path in (lake / table).rglob("*.parquet"):
+            written = set(pq.read_table(path, columns=["month"])["month"].to_pylist())
+            assert written == {path.parent.name.removeprefix("month=")}, (table, path)
+    per_month = dict(run_query(lake, "SELECT month, count(*) FROM hands GROUP BY 1").rows)
+    assert per_month == dict.fromkeys(months, 2)
+    seats = run_query(lake, "SELECT count(*) FROM seats").rows[0][0]
+    assert seats == sum(len(hand.seats) for hand in hands)
+
+
+@pytest.mark.parametrize(("setting", "pool"), [(None, "system"), ("mimalloc", "mimalloc")])
+def test_a_chunk_task_has_arrow_allocate_with_malloc_unless_told(
+    setting: str | None, pool: str
+) -> None:
+    """A task switches Arrow to the C library's allocator, unless the environment chose one."""
+    env = {k: v for k, v in os.environ.items() if k != "ARROW_DEFAULT_MEMORY_POOL"}
+    if setting is not None:
+        env["ARROW_DEFAULT_MEMORY_POOL"] = setting
+    code = (
+        "import pyarrow as pa, pipeline.run as r; "
+        "r._use_system_allocator(); print(pa.default_memory_pool().backend_name)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == pool
+
+
 def test_a_mixed_games_name_is_in_the_hands_table(tmp_path: Path) -> None:
     hand = json.loads((SAMPLES / "limit.jsonl").read_text(encoding="utf-8").splitlines()[0])
     hand["game"]["mixed"] = "Mixed PLO/PLO8"
