@@ -123,6 +123,17 @@ def test_a_value_the_column_cannot_hold_raises(
 
 
 @form
+@pytest.mark.parametrize("row", [(1,), (1, 2, 3)], ids=["short", "long"])
+def test_a_row_of_another_width_than_the_columns_raises(
+    to_arrays: ToArrays, row: tuple[int, ...]
+) -> None:
+    """Compiled, the one pass reads a row's values unchecked: its width is checked first."""
+    rows = [(1, 2), row]
+    with pytest.raises(ValueError, match=r"[13] values, not 2|shorter|longer"):
+        to_arrays(rows, [INT, INT], [pa.int64(), pa.int64()])
+
+
+@form
 def test_no_rows_give_empty_columns(to_arrays: ToArrays) -> None:
     arrays = to_arrays([], [INT, BOOL, OTHER], [pa.int32(), pa.bool_(), pa.string()])
     assert [len(a) for a in arrays] == [0, 0, 0]

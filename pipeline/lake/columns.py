@@ -1,3 +1,6 @@
+# cython: boundscheck=False, wraparound=False
+# (Compiled, indexes here are not checked: each is below its sequence's length by construction,
+# none is negative; a row's length is checked once instead of each of its values.)
 """Rows (tuples) into Arrow columns, the integer and boolean ones through NumPy in one pass.
 
 ``pa.array`` converts a list of Python values at some fifty nanoseconds a value; most of
@@ -115,6 +118,8 @@ def to_arrays(
     int_kind, bool_kind = INT, BOOL
     for i in range(n):
         row = rows[i][:]  # itself if a tuple; a named tuple's items are slow to reach
+        if len(row) != width:  # the loop below reads the row unchecked when compiled
+            raise ValueError(f"row {i} has {len(row)} values, not {width}")
         for j in range(width):
             value = row[j]
             kind = kind_view[j]

@@ -24,7 +24,7 @@ from pipeline.model import ActionType, Blind, HandRecord
 from pipeline.pots import split_evenly
 from pipeline.rules import Replay, Step
 from pipeline.rules.state import Street
-from pipeline.rules.stats import seat_flags
+from pipeline.rules.stats import FLAG_NAMES, Flags, seat_flags
 from pipeline.settle import Half, Settlement, error_count, hand_status
 from pipeline.violations import Reject
 
@@ -120,6 +120,9 @@ _HAND_KEYS = ("site", "hand_id", "month", "scale")
 """The columns a hand's rows have in common (each table has those its schema names)."""
 _PER_HAND = ("seats", "actions", "pots", "awards", "violations")
 """The tables whose rows are a hand's: their key columns are the hand's, repeated."""
+_SEAT_TAIL = (len(FLAG_NAMES), len(_NO_POTS))
+"""A seat's row is kept in three parts: its own values, then its statistic flags and its
+pot counts, which are tuples already (made once per seat, not copied into a wider one)."""
 
 
 def _table(schema: pa.Schema, columns: dict[str, pa.Array]) -> pa.Table:
@@ -132,6 +135,21 @@ def _table(schema: pa.Schema, columns: dict[str, pa.Array]) -> pa.Table:
 
 
 _STREET_LABELS = pa.array([street.label for street in sorted(Street)], pa.string())
+
+
+def _gathered(
+    parts: Sequence[Sequence[tuple[object, ...]]], fields: list[pa.Field], tail: tuple[int, ...]
+) -> list[pa.Array | list[object]]:
+    """Return the columns of rows kept in parts (:func:`to_arrays`): the first part has
+    the first fields, each later one as many of the last as ``tail`` says, in order."""
+    out: list[pa.Array | list[object]] = []
+    end = len(fields) - sum(tail)
+    start = 0
+    for rows, width in zip(parts, (end, *tail), strict=True):
+        types = [f.type for f in fields[start : start + width]]
+        out.extend(to_arrays(rows, [kind_of(t) for t in types], types))
+        start += width
+    return out
 
 
 class ChunkRows:
@@ -151,6 +169,7 @@ class ChunkRows:
     def __init__(self, run_id: str) -> None:
         self.run_id = run_id
         self._rows: dict[str, list[tuple[object, ...]]] = {name: [] for name in TABLES}
+        self._seat_tail: tuple[list[Flags], list[tuple[int, ...]]] = ([], [])  # flags, pots
         self._hand_keys: list[list[object]] = [[] for _ in _HAND_KEYS]  # per hand added
         self._counts: dict[str, list[int]] = {name: [] for name in _PER_HAND}  # rows per hand
         self._steps: list[Step | _Unreplayed] = []
@@ -164,7 +183,7 @@ class ChunkRows:
             (
                 reject.source,
                 reject.line,
-                reject.code.value,
+                reject.code,  # a StrEnum: Arrow stores its value
                 reject.message,
                 reject.field,
                 reject.hand_id,
@@ -196,9 +215,9 @@ class ChunkRows:
                 hand.table,  # table_name
                 hand.started_at,
                 month,
-                game.variant.value,
+                game.variant,  # StrEnums, as their values (Arrow reads a str)
                 game.hole_cards,
-                game.betting.value,
+                game.betting,
                 game.variant.is_hilo,
                 game.mixed,
                 game.currency,
@@ -217,7 +236,7 @@ class ChunkRows:
                 result.rake if result is not None and result.rake is not None else 0,
                 sum([f.amount for f in result.fees]) if result is not None else 0,
                 result.added if result is not None else 0,
-                status.value,
+                status,
                 len(violations),
                 error_count(status, violations),  # n_errors
                 settled.payouts_match,
@@ -243,8 +262,8 @@ class ChunkRows:
                 (
                     v.seq,
                     v.seat,
-                    v.code.value,
-                    v.severity.value,
+                    v.code,
+                    v.severity,
                     v.rule,
                     v.message,
                     v.expected,
@@ -274,35 +293,38 @@ class ChunkRows:
         won_of, finals, hole = settled.won, settled.final_stacks, judged.hole_cards
         highs, lows = settled.high_hands, settled.low_hands
         pots = _pot_kinds(settled, hand.game.variant.is_hilo)
-        flags = seat_flags(judged, names)
         stacks, invested = judged.stacks, judged.invested
         rows = self._rows["seats"]
         for i, seat in enumerate(seats):
             player = players[seat]
+            start = player.stack
             won = won_of.get(seat, 0)
             end = finals.get(seat, stacks[i] + won)  # a cash-out, a void hand: as settled
             cards = hole.get(seat)
             text = card_text(cards) if cards and max(cards) != UNKNOWN else None
+            paid, fee = cashed.get(seat, _NO_CASH_OUT)
             rows.append(
                 (
                     seat,
                     player.player,
                     names[i],  # position
-                    player.stack,  # stack_start
+                    start,  # stack_start
                     end,  # stack_end
                     text,  # hole_cards
                     invested[i],
                     won,
                     recorded.get(seat, 0) if recorded is not None else None,  # won_recorded
-                    end - player.stack,  # net: won - invested, but for a cash-out or void
-                    *cashed.get(seat, _NO_CASH_OUT),  # cash_out_paid, cash_out_fee
+                    end - start,  # net: won - invested, but for a cash-out or void
+                    paid,  # cash_out_paid
+                    fee,  # cash_out_fee
                     seat in shown,  # showed
                     highs.get(seat),
                     lows.get(seat),
-                    *flags[i],
-                    *pots.get(seat, _NO_POTS),
                 )
             )
+        flags, pot_counts = self._seat_tail
+        flags.extend(seat_flags(judged, names))
+        pot_counts.extend([pots.get(seat, _NO_POTS) for seat in seats])
         return len(seats)
 
     def _add_actions(self, hand: HandRecord, judged: Replay) -> int:
@@ -339,7 +361,7 @@ class ChunkRows:
                 (
                     a.pot,  # pot_index
                     a.runout,
-                    a.half.value,
+                    a.half,
                     a.seat,
                     a.amount,
                     a.description or None,  # hand_description
@@ -389,8 +411,11 @@ class ChunkRows:
                 continue
             per_hand = name in _PER_HAND
             own = [f for f in schema if f.name not in keys] if per_hand else list(schema)
-            types = [f.type for f in own]
-            gathered = to_arrays(rows, [kind_of(t) for t in types], types)
+            if name == "seats":
+                gathered = _gathered([rows, *self._seat_tail], own, _SEAT_TAIL)
+                self._seat_tail = ([], [])
+            else:
+                gathered = _gathered([rows], own, ())
             columns = {
                 f.name: c if isinstance(c, pa.Array) else pa.array(c, f.type)
                 for c, f in zip(gathered, own, strict=True)
