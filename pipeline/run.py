@@ -89,7 +89,7 @@ from pipeline.lake.store import (
 )
 from pipeline.model import HandRecord, Status
 from pipeline.rules import STANDARD, RuleSet, replay
-from pipeline.settle import hand_status, settle_many
+from pipeline.settle import settle_many
 from pipeline.violations import Reject
 
 __all__ = ["STDIN_REPLACE", "ChunkResult", "ChunkTask", "RunReport", "process_chunk", "run_lake"]
@@ -231,13 +231,13 @@ def _process(task: ChunkTask) -> ChunkResult:
         replays = [replay(hand, task.rules) for hand in hands]
         settlements = settle_many(replays, task.rules)
         for hand, judged, settled in zip(hands, replays, settlements, strict=True):
-            rows.add_hand(hand, judged, settled)
-            status = hand_status(judged, settled)
+            status = rows.add_hand(hand, judged, settled)
             result.statuses[status.value] += 1
             if status is Status.PARTIAL:
                 result.partial.add((hand.site, hand.hand_id))
-            for v in (*judged.violations, *settled.violations):
-                result.codes[v.code.value] += 1
+            for found in (judged.violations, settled.violations):
+                for v in found:
+                    result.codes[v.code.value] += 1
             result.payouts[str(settled.payouts_match).lower()] += 1
         result.hands += len(hands)
         rows.flush()

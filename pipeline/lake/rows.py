@@ -20,7 +20,7 @@ import pyarrow.compute as pc
 from pipeline.cards import UNKNOWN
 from pipeline.lake.columns import card_text, kind_of, to_arrays
 from pipeline.lake.schema import TABLES
-from pipeline.model import ActionType, Blind, HandRecord
+from pipeline.model import ActionType, Blind, HandRecord, Status
 from pipeline.pots import split_evenly
 from pipeline.rules import Replay, Step
 from pipeline.rules.state import Street
@@ -36,6 +36,8 @@ UNKNOWN_MONTH = "unknown"
 _BACK = ("CO", "HJ", "MP")
 _SHOW, _POST, _DEAL = ActionType.SHOW, ActionType.POST, ActionType.DEAL
 _SMALL, _BIG = Blind.SMALL, Blind.BIG
+_LOW = Half.LOW
+_NOBODY: tuple[int, ...] = ()  # no winner of a half (Arrow reads it as an empty list)
 
 
 def positions(n: int) -> list[str]:
@@ -192,8 +194,8 @@ class ChunkRows:
             )
         )
 
-    def add_hand(self, hand: HandRecord, judged: Replay, settled: Settlement) -> None:
-        """Add one judged hand to every table it has rows in."""
+    def add_hand(self, hand: HandRecord, judged: Replay, settled: Settlement) -> Status:
+        """Add one judged hand to every table it has rows in; return its status."""
         game = hand.game
         site, hand_id, month = hand.site, hand.hand_id, month_of(hand.started_at)
         scale = game.scale
@@ -272,6 +274,7 @@ class ChunkRows:
                 for v in violations
             ]
         )
+        return status
 
     def _add_seats(self, hand: HandRecord, judged: Replay, settled: Settlement) -> int:
         """Add a row per player dealt in; return how many."""
@@ -351,22 +354,28 @@ class ChunkRows:
         boards as settlement splits it, the odd chips to the first); return how many rows
         of each."""
         runs = settled.runouts
-        winners: dict[tuple[int, int, Half], list[int]] = defaultdict(list)
+        winners: dict[tuple[int, int, bool], list[int]] = {}  # (pot, runout, low): seats
         awards = self._rows["awards"]
         for a in settled.awards:
-            half = Half.LOW if a.half is Half.LOW else Half.HIGH
-            if a.seat not in winners[(a.pot, a.runout, half)]:
-                winners[(a.pot, a.runout, half)].append(a.seat)
+            half = a.half
+            seat = a.seat
+            key = (a.pot, a.runout, half is _LOW)  # a whole pot is listed as its high
+            seats = winners.get(key)
+            if seats is None:
+                winners[key] = [seat]
+            elif seat not in seats:
+                seats.append(seat)
+            used = a.cards_used
             awards.append(
                 (
                     a.pot,  # pot_index
                     a.runout,
-                    a.half,
-                    a.seat,
+                    half,
+                    seat,
                     a.amount,
                     a.description or None,  # hand_description
-                    card_text(a.cards_used) if a.cards_used else None,
-                    list(a.rules),
+                    card_text(used) if used else None,
+                    a.rules,  # a tuple: Arrow reads it as the list it is
                 )
             )
         rows = self._rows["pots"]
@@ -380,16 +389,17 @@ class ChunkRows:
                 parts = [
                     (n + r + f - a, r) for n, r, f, a in zip(nets, rakes, fees, added, strict=True)
                 ]
+            index = pot.index
             for runout, (amount, rake) in enumerate(parts, start=1):
                 rows.append(
                     (
-                        pot.index,  # pot_index
+                        index,  # pot_index
                         runout,
                         amount,
                         rake,  # rake_share
-                        list(pot.eligible),  # eligible_seats
-                        winners.get((pot.index, runout, Half.HIGH), []),
-                        winners.get((pot.index, runout, Half.LOW), []),
+                        pot.eligible,  # eligible_seats (a tuple, read as a list)
+                        winners.get((index, runout, False), _NOBODY),
+                        winners.get((index, runout, True), _NOBODY),
                     )
                 )
         return len(rows) - before, len(settled.awards)
