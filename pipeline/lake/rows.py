@@ -341,12 +341,15 @@ class ChunkRows:
         if len(steps) < len(hand.actions):
             steps = _with_unreplayed(judged.steps, hand)
         self._steps.extend(steps)
-        keys = self._step_keys
+        names, cards, runs = self._step_keys
         players = {s.seat: s.player for s in hand.seats}
-        keys[0].extend(map(players.get, map(_SEAT_OF, steps)))  # player (board cards: None)
-        actions = [hand.actions[step[0]] for step in steps]  # step[0]: its seq
-        keys[1].extend([None if a.cards is None else card_text(a.cards) for a in actions])
-        keys[2].extend([a.run for a in actions])  # runout
+        names.extend(map(players.get, map(_SEAT_OF, steps)))  # player (board cards: None)
+        actions = hand.actions
+        for step in steps:
+            action = actions[step[0]]  # step[0]: its seq
+            dealt = action.cards
+            cards.append(None if dealt is None else card_text(dealt))
+            runs.append(action.run)  # runout
         return len(steps)
 
     def _add_pots(self, settled: Settlement) -> tuple[int, int]:
