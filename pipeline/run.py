@@ -60,6 +60,7 @@ from pipeline.lake.manifest import (
     MANIFEST,
     FileEntry,
     InputEntry,
+    Manifest,
     RunEntry,
     load_manifest,
     write_manifest,
@@ -409,9 +410,9 @@ def run_lake(
     made = _Made(root)  # before the lock, which makes the folder
     count = workers if workers is not None else min(os.cpu_count() or 1, MAX_WORKERS)
     with made.removed_if_emptied(), lake_lock(root), made.emptied_on_failure():
-        if executor == "local" and count > 1:  # its imports overlap the hashing below
-            start_forkserver()
         manifest = load_manifest(root)
+        if executor == "local" and count > 1 and _surely_new(names, manifest, replace):
+            start_forkserver()  # its imports overlap the checks and the hashing below
         check_committed(root, manifest)  # before anything is written or cleaned
         report.leftovers = clean_orphans(root, manifest)[1]
         staging = staging_dir(root, report.run_id)
@@ -521,6 +522,23 @@ def run_lake(
     report.retired = len(retire)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _surely_new(names: list[str], manifest: Manifest, replace: bool) -> bool:
+    """Tell, before any input is hashed, whether one of them is sure to be read: with
+    ``--replace``, from standard input, or of a size no input the lake holds had. (A
+    re-run on inputs already ingested then starts no worker processes at all.)"""
+    if replace or "-" in names:
+        return True
+    ingested = manifest.ingested()
+    sizes = {e.size for run in manifest.runs for e in run.inputs if e.sha256 in ingested}
+    for name in names:
+        try:
+            if os.path.getsize(name) not in sizes:
+                return True
+        except OSError:  # hashing it will say what is wrong
+            return True
+    return False
 
 
 @contextlib.contextmanager

@@ -287,6 +287,31 @@ def test_a_rerun_is_a_no_op_and_replace_replaces(tmp_path: Path) -> None:
     assert len(load_manifest(lake).runs) == 3
 
 
+def test_worker_processes_start_early_only_for_an_input_sure_to_be_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The forkserver is started before hashing only when an input is new for sure (a size
+    the lake has not seen, --replace, stdin); a re-run of ingested files starts nothing."""
+    import pipeline.run
+
+    started: list[bool] = []
+    monkeypatch.setattr(pipeline.run, "start_forkserver", lambda: started.append(True))
+    lake = tmp_path / "lake"
+    log = tmp_path / "plo.jsonl"
+    log.write_bytes((SAMPLES / "plo.jsonl").read_bytes())
+    assert run_lake([str(log)], lake, workers=2).hands == 5
+    assert started == [True]  # a lake with no input yet: every input is new
+    started.clear()
+    again = run_lake([str(log)], lake, workers=2)
+    assert (again.hands, len(again.skipped), started) == (0, 1, [])
+    run_lake([str(log)], lake, workers=1, replace=True)
+    assert started == []  # one worker: this process, no forkserver
+    grown = tmp_path / "grown.jsonl"  # same bytes and one more line: another size
+    grown.write_bytes(log.read_bytes() + (SAMPLES / "hilo.jsonl").read_bytes().splitlines(True)[0])
+    assert run_lake([str(log), str(grown)], lake, workers=2).hands == 1
+    assert started == [True]
+
+
 def test_hands_already_in_the_lake_are_duplicates_and_every_hand_is_accounted(
     tmp_path: Path,
 ) -> None:
