@@ -16,7 +16,18 @@ $(STAMP): pyproject.toml $(COMPILED_SOURCES)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@$(BIN)/python -c "$$SAY_FORM"
 	touch $(STAMP)
+
+# pip --quiet hides setup.py's own word on a build that fell back to pure Python (a missing
+# compiler, or an error in a .pxd being edited): say which form was installed.
+define SAY_FORM
+from pipeline.compiled import built_form
+form = built_form()
+print(f"croupier: installed the {form} form" + ("" if form == "compiled" else
+      " (slower; pip install -v -e . shows why the modules were not compiled)"))
+endef
+export SAY_FORM
 
 # Test files run in parallel, one process per core, each file whole on one (its module-wide
 # set-up, such as the PokerKit hands, is made once). The tests marked `long` (a minute or so
