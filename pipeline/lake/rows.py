@@ -296,6 +296,7 @@ class ChunkRows:
         won_of, finals, hole = settled.won, settled.final_stacks, judged.hole_cards
         highs, lows = settled.high_hands, settled.low_hands
         pots = _pot_kinds(settled, hand.game.variant.is_hilo)
+        flags = seat_flags(judged, names)  # before any row is added: the parts stay aligned
         stacks, invested = judged.stacks, judged.invested
         rows = self._rows["seats"]
         for i, seat in enumerate(seats):
@@ -325,9 +326,8 @@ class ChunkRows:
                     lows.get(seat),
                 )
             )
-        flags, pot_counts = self._seat_tail
-        flags.extend(seat_flags(judged, names))
-        pot_counts.extend([pots.get(seat, _NO_POTS) for seat in seats])
+        self._seat_tail[0].extend(flags)
+        self._seat_tail[1].extend([pots.get(seat, _NO_POTS) for seat in seats])
         return len(seats)
 
     def _add_actions(self, hand: HandRecord, judged: Replay) -> int:
