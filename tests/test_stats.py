@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from pipeline.lake.query import run_query
-from pipeline.lake.rows import hand_positions, positions
+from pipeline.lake.rows import _pot_kinds, hand_positions, positions
+from pipeline.pots import Award, Half
 from pipeline.rules import Replay
 from pipeline.rules.stats import SeatStats, seat_stats
 from pipeline.run import run_lake
+from pipeline.settle import Settlement
 from tests.handbuilder import (
     bet,
     board,
@@ -323,3 +328,41 @@ def test_with_antes_only_the_opening_bet_is_the_bet_and_the_raise_over_it_no_thr
     assert not stats[3].fold_to_three_bet_opp
     assert (stats[1].fold_to_three_bet_opp, stats[1].fold_to_three_bet) == (True, True)
     assert (stats[3].vpip, stats[3].pfr, stats[3].steal_opp, stats[3].steal) == (True,) * 4
+
+
+def _pot_kinds_by_definition(
+    awards: list[Award], hilo: bool
+) -> dict[int, tuple[int, int, int, int, int]]:
+    """STATS.md's pot kinds, per (pot, runout), spelled out with sets."""
+    halves: dict[tuple[int, int], tuple[set[int], set[int]]] = {}
+    for a in awards:
+        high, low = halves.setdefault((a.pot, a.runout), (set(), set()))
+        (low if a.half is Half.LOW else high).add(a.seat)
+    out: dict[int, list[int]] = {}
+    for high, low in halves.values():
+        for seat in high | low:
+            counts = out.setdefault(seat, [0, 0, 0, 0, 0])
+            counts[0] += 1
+            if high == {seat} and (low == {seat} or not low):
+                counts[1] += 1  # scoop
+            elif hilo and seat not in low:
+                counts[2] += 1  # high only
+            elif hilo and seat not in high:
+                counts[3 if len(low) == 1 else 4] += 1  # low only, or quartered
+    return {seat: (c[0], c[1], c[2], c[3], c[4]) for seat, c in out.items()}
+
+
+AWARD = st.builds(
+    Award,
+    pot=st.integers(0, 2),
+    runout=st.integers(1, 2),
+    half=st.sampled_from(list(Half)),
+    seat=st.integers(1, 4),
+    amount=st.integers(1, 100),
+)
+
+
+@given(awards=st.lists(AWARD, max_size=10), hilo=st.booleans())
+def test_pot_kinds_are_the_definitions(awards: list[Award], hilo: bool) -> None:
+    settled = Settlement((), tuple(awards), {}, {}, 0, (), None)
+    assert _pot_kinds(settled, hilo) == _pot_kinds_by_definition(awards, hilo)

@@ -93,7 +93,7 @@ def month_of(moment: datetime | None) -> str:
     """
     if moment is None:
         return UNKNOWN_MONTH
-    utc = moment.astimezone(UTC)
+    utc = moment if moment.tzinfo is UTC else moment.astimezone(UTC)  # readers give UTC
     return f"{utc.year:04d}-{utc.month:02d}"  # not %Y, which writes no zeros before year 1000
 
 
@@ -303,10 +303,12 @@ class ChunkRows:
             player = players[seat]
             start = player.stack
             won = won_of.get(seat, 0)
-            end = finals.get(seat, stacks[i] + won)  # a cash-out, a void hand: as settled
+            end = finals.get(seat)  # a cash-out, a void hand: as settled
+            if end is None:
+                end = stacks[i] + won
             cards = hole.get(seat)
             text = card_text(cards) if cards and max(cards) != UNKNOWN else None
-            paid, fee = cashed.get(seat, _NO_CASH_OUT)
+            paid, fee = cashed.get(seat, _NO_CASH_OUT) if cashed else _NO_CASH_OUT
             rows.append(
                 (
                     seat,
@@ -573,24 +575,31 @@ def _pot_kinds(settled: Settlement, hilo: bool) -> dict[int, tuple[int, int, int
     counts in ``pots_won`` only.
     """
     halves: dict[tuple[int, int], tuple[set[int], set[int]]] = {}  # (pot, runout): high, low
-    low_half = Half.LOW
     for a in settled.awards:
-        parts = halves.get((a.pot, a.runout))
+        key = (a.pot, a.runout)
+        parts = halves.get(key)
         if parts is None:
-            parts = halves[(a.pot, a.runout)] = (set(), set())
-        parts[a.half is low_half].add(a.seat)  # a whole pot counts as its high half
+            parts = halves[key] = (set(), set())
+        parts[a.half is _LOW].add(a.seat)  # a whole pot counts as its high half
     out: dict[int, list[int]] = {}
     for high, low in halves.values():
-        for seat in high | low:
+        alone = len(high) == 1  # one seat has the whole high half
+        for seat in high:
             counts = out.get(seat)
             if counts is None:
                 counts = out[seat] = [0, 0, 0, 0, 0]
             counts[0] += 1
-            if high == {seat} and (low == {seat} or not low):
-                counts[1] += 1
-            elif hilo:
-                if seat not in low:
-                    counts[2] += 1  # high only
-                elif seat not in high:
-                    counts[3 if len(low) == 1 else 4] += 1  # low only, or quartered
+            if alone and (not low or (len(low) == 1 and seat in low)):
+                counts[1] += 1  # a scoop
+            elif hilo and seat not in low:
+                counts[2] += 1  # high only
+        for seat in low:
+            if seat in high:
+                continue  # counted above
+            counts = out.get(seat)
+            if counts is None:
+                counts = out[seat] = [0, 0, 0, 0, 0]
+            counts[0] += 1
+            if hilo:
+                counts[3 if len(low) == 1 else 4] += 1  # low only, or quartered
     return {seat: (c[0], c[1], c[2], c[3], c[4]) for seat, c in out.items()}

@@ -54,7 +54,10 @@ def check_deck_order(hand: HandRecord, seats: list[int]) -> list[tuple[int, int 
     run_cards: dict[int, int] = {}
     shared_end = pointer
     for seq, action in enumerate(hand.actions):
-        if action.type is _DEAL and action.seat in index:
+        kind = action.type
+        if kind is not _DEAL and kind is not _BOARD:
+            continue  # most actions: bets, posts, shows
+        if kind is _DEAL and action.seat in index:
             first = index[action.seat]
             expected = deck[first : first + n * k : n]
             cards = action.cards or ()
@@ -67,7 +70,7 @@ def check_deck_order(hand: HandRecord, seats: list[int]) -> list[tuple[int, int 
                         f"the deck order deals {format_cards(expected, sep=' ')}",
                     )
                 )
-        elif action.type is _BOARD:
+        elif kind is _BOARD:
             cards = action.cards or ()
             if action.run is None:
                 start, size = pointer, board_cards

@@ -36,7 +36,7 @@ def finish(run: Run) -> None:
                 f"the log ends on the {state.street.label} with players still in the hand",
                 actual=state.street.label,
             )
-    if _return_implied(run):
+    if run.expected_uncalled and _return_implied(run):  # (it reads every action)
         run.expected_uncalled.clear()
     for _seq, i, amount in run.expected_uncalled:
         run.flag(
