@@ -19,7 +19,8 @@ this order:
   not the ratio;
 - the floor: reading the same input (every line decoded with ``decode_line``) and writing the
   same rows (the Parquet files of the one-worker run, read back untimed and rewritten with
-  the same compression, file by file) without replaying or settling anything;
+  the same compression, file by file) without replaying or settling anything. It takes its
+  turn after each round of the two runs, and its fastest is kept, as theirs are;
 - PokerKit replaying the same hands through ``tests.pokerkit_bridge`` (deal, every action,
   showdown and payout): a sample of ``--pokerkit-hands`` of the input's hands it can
   represent, in the input's mix, half PLO and half PLO8 (the bridge plays hi/lo as
@@ -55,7 +56,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from itertools import islice
 from pathlib import Path
@@ -187,10 +188,15 @@ def time_run(
 
 
 def time_in_turns(
-    path: Path, lakes: dict[int, Path], chunk_hands: int, repeat: int
+    path: Path,
+    lakes: dict[int, Path],
+    chunk_hands: int,
+    repeat: int,
+    after_round: Callable[[], None] | None = None,
 ) -> dict[int, tuple[float, int]]:
     """Time ``croupier run`` with each number of workers of ``lakes`` in turn, ``repeat``
-    rounds; return each one's fastest seconds and its hands (each keeps its last lake)."""
+    rounds; return each one's fastest seconds and its hands (each keeps its last lake).
+    ``after_round`` runs at the end of each round (the floor's turn)."""
     best: dict[int, tuple[float, int]] = {}
     for attempt in range(repeat):
         for workers, lake in lakes.items():
@@ -199,6 +205,22 @@ def time_in_turns(
                 shutil.rmtree(lake)
             timed = time_run(path, lake, workers, chunk_hands)
             best[workers] = min(best.get(workers, timed), timed)
+        if after_round is not None:
+            after_round()
+    return best
+
+
+def fastest_floor(
+    path: Path, lake: Path, out: Path, best: tuple[float, float, int, int] | None
+) -> tuple[float, float, int, int]:
+    """Time the floor once more (:func:`time_floor`, into a fresh ``out``); return the
+    faster of this and ``best`` (decode plus write seconds)."""
+    if out.exists():
+        shutil.rmtree(out)
+    print("floor: decode + write the same rows", flush=True)
+    timed = time_floor(path, lake, out)
+    if best is None or timed[0] + timed[1] < best[0] + best[1]:
+        return timed
     return best
 
 
@@ -523,7 +545,13 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, object]:
 
     rows: dict[str, Row] = {}
     lakes = {1: work / "lake-1", 2: work / "lake-2"}
-    timed = time_in_turns(source, lakes, args.chunk_hands, args.repeat)
+    floors: list[tuple[float, float, int, int]] = []  # the fastest floor so far
+
+    def floor_turn() -> None:  # after each round of runs, on the one-worker run's lake
+        best = floors.pop() if floors else None
+        floors.append(fastest_floor(source, lakes[1], work / "floor", best))
+
+    timed = time_in_turns(source, lakes, args.chunk_hands, args.repeat, after_round=floor_turn)
     seconds, hands = timed[1]
     rows["run1"] = _row("croupier run, 1 worker", "PLO + PLO8", hands, seconds)
     checks["hands_in_lake"] = hands
@@ -533,8 +561,7 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, object]:
     rows["run2"] = _row("croupier run, 2 workers", "PLO + PLO8", hands2, seconds)
     checks["two_workers_same_rows"] = rows_per_table(lakes[2]) == tables
 
-    print("floor: decode + write the same rows", flush=True)
-    decoding, writing, decoded, rewritten = time_floor(source, work / "lake-1", work / "floor")
+    decoding, writing, decoded, rewritten = floors[0]
     rows["floor"] = _row("floor: decode + write rows", "PLO + PLO8", decoded, decoding + writing)
     rows["floor_decode"] = _row("  of which decode", "PLO + PLO8", decoded, decoding)
     rows["floor_write"] = _row("  of which write rows", "PLO + PLO8", decoded, writing)
