@@ -411,7 +411,8 @@ def run_lake(
     count = workers if workers is not None else min(os.cpu_count() or 1, MAX_WORKERS)
     with made.removed_if_emptied(), lake_lock(root), made.emptied_on_failure():
         manifest = load_manifest(root)
-        if executor == "local" and count > 1 and _surely_new(names, manifest, replace):
+        ingested = manifest.ingested()
+        if executor == "local" and count > 1 and _surely_new(names, manifest, ingested, replace):
             start_forkserver()  # its imports overlap the checks and the hashing below
         check_committed(root, manifest)  # before anything is written or cleaned
         report.leftovers = clean_orphans(root, manifest)[1]
@@ -419,7 +420,6 @@ def run_lake(
         remote = f"{staging_url.rstrip('/')}/{report.run_id}" if staging_url else None
         if remote is not None:  # before any task stages there: a killed run's next run
             note_remote(staging, remote)  # removes what it left at the URL
-        ingested = manifest.ingested()
         versions = manifest.versions()
         paths_of: dict[str, set[str]] = {}  # per input sha256, the paths it was read from
         for path, shas in versions.items():
@@ -524,13 +524,15 @@ def run_lake(
     return report
 
 
-def _surely_new(names: list[str], manifest: Manifest, replace: bool) -> bool:
+def _surely_new(
+    names: list[str], manifest: Manifest, ingested: dict[str, str], replace: bool
+) -> bool:
     """Tell, before any input is hashed, whether one of them is sure to be read: with
-    ``--replace``, from standard input, or of a size no input the lake holds had. (A
-    re-run on inputs already ingested then starts no worker processes at all.)"""
+    ``--replace``, from standard input, or of a size no input the lake holds (``ingested``:
+    :meth:`Manifest.ingested`) had. (A re-run on inputs already ingested then starts no
+    worker processes at all.)"""
     if replace or "-" in names:
         return True
-    ingested = manifest.ingested()
     sizes = {e.size for run in manifest.runs for e in run.inputs if e.sha256 in ingested}
     for name in names:
         try:
