@@ -4,7 +4,7 @@ An executor runs one plain function over a stream of tasks and yields the result
 task order**, with a bounded number of tasks in flight (twice its slots), so memory stays
 flat whatever the input's size and the driver's de-duplication (the first hand read wins)
 is the same whichever executor ran the tasks. The engine knows nothing of executors;
-:func:`pipeline.run.process_chunk` is the one task function of them all.
+:func:`pipeline.task.process_chunk` is the one task function of them all.
 
 Dask is an optional extra (``pip install 'croupier[dask]'``), imported only when the
 ``dask`` executor is opened. Its workers write their files to the run's staging area

@@ -2,13 +2,13 @@
 
 ``run_lake(inputs, lake)`` discovers the input files, skips those already ingested
 (unless ``replace``), cuts each into chunks of lines, and has each chunk processed by
-:func:`process_chunk` (read → replay → settle a batch at a time → rows → Parquet files in the
-run's staging area) by an executor (:mod:`pipeline.executors`: ``workers`` local
-processes, or a Dask cluster whose workers share the lake's filesystem). The driver takes
-the chunks' results in input order,
-drops hands already in the lake (same site and hand id) or seen earlier in the run, moves
-the files into place, and commits the run's manifest entry last. A crash at any point
-before that leaves the lake as it was; the next run cleans up.
+:func:`pipeline.task.process_chunk` (read → replay → settle a batch at a time → rows →
+Parquet files in the run's staging area) by an executor (:mod:`pipeline.executors`:
+``workers`` local processes, or a Dask cluster whose workers share the lake's filesystem).
+The driver takes the chunks' results in input order, drops hands already in the lake (same
+site and hand id) or seen earlier in the run, moves the files into place, and commits the
+run's manifest entry last. A crash at any point before that leaves the lake as it was; the
+next run cleans up.
 """
 
 from __future__ import annotations
@@ -16,11 +16,9 @@ from __future__ import annotations
 import contextlib
 import errno
 import hashlib
-import itertools
 import os
 import secrets
 import shutil
-import socket
 import sys
 import time
 from collections import Counter
@@ -30,11 +28,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO
 
-import pyarrow as pa
-import pyarrow.compute as pc
-
 from pipeline import __version__
-from pipeline.check import discover, paused_gc
+from pipeline.check import discover
 from pipeline.executors import (
     EXECUTORS,
     MAX_WORKERS,
@@ -52,10 +47,9 @@ from pipeline.formats import (
     read_hands,
     stream_reader,
 )
-from pipeline.formats.jsonl import decode_line, iter_lines
+from pipeline.formats.jsonl import iter_lines
 from pipeline.formats.limits import READ_BUFFER, Readable
 from pipeline.lake.compact import compact, without_inputs
-from pipeline.lake.keys import digests
 from pipeline.lake.manifest import (
     MANIFEST,
     FileEntry,
@@ -65,8 +59,6 @@ from pipeline.lake.manifest import (
     load_manifest,
     write_manifest,
 )
-from pipeline.lake.rows import ChunkRows
-from pipeline.lake.schema import PARTITIONED
 from pipeline.lake.seen import (
     Seen,
     Tally,
@@ -77,7 +69,7 @@ from pipeline.lake.seen import (
     repeated_rejects,
     retired_keys,
 )
-from pipeline.lake.staged import fetch, has_fsspec, is_url, remove, write_staged
+from pipeline.lake.staged import fetch, has_fsspec, is_url, remove
 from pipeline.lake.store import (
     LOCK,
     LakeDamaged,
@@ -88,166 +80,16 @@ from pipeline.lake.store import (
     publish,
     staging_dir,
 )
-from pipeline.model import HandRecord, Status
-from pipeline.rules import STANDARD, RuleSet, replay
-from pipeline.settle import settle_many
+from pipeline.model import HandRecord
+from pipeline.rules import STANDARD, RuleSet
+from pipeline.task import ChunkResult, ChunkTask, process_chunk
 from pipeline.violations import Reject
 
 __all__ = ["STDIN_REPLACE", "ChunkResult", "ChunkTask", "RunReport", "process_chunk", "run_lake"]
 
 CHUNK_HANDS = 5000
 """Hands per task: large enough for few files, small enough for flat memory."""
-BATCH_HANDS = 1000
-"""Hands a task judges at once (one evaluator batch), then turns into Arrow columns: a
-judged hand's Python objects take tens of kilobytes, so a whole chunk of them was most of
-a worker's memory."""
-
 Progress = Callable[[str, int], None]
-
-
-@dataclass(frozen=True, slots=True)
-class ChunkTask:
-    """One chunk of one input, and where to write.
-
-    A JSON Lines chunk carries raw ``lines`` (number, bytes, complete), decoded by the
-    task itself; a chunk of another format carries ``records`` its reader already made.
-    ``rejects`` are inputs rejected before the task (over-long lines).
-    """
-
-    task_id: int
-    source: str
-    input_sha: str
-    lines: list[tuple[int, bytes, bool]]
-    rejects: list[Reject]
-    run_id: str
-    rules: RuleSet
-    staging: str
-    records: list[HandRecord | Reject] = field(default_factory=list)
-
-
-@dataclass(slots=True)
-class ChunkResult:
-    """What a chunk produced: counts, the hands' keys, and the staged files per table."""
-
-    task_id: int
-    input_sha: str
-    read: int = 0
-    hands: int = 0
-    rejects: int = 0
-    duplicates: int = 0
-    keys: list[tuple[str, str]] = field(default_factory=list)
-    digests: bytes = b""
-    """The keys' digests, in the same order (:func:`pipeline.lake.keys.digests`)."""
-    partial: set[tuple[str, str]] = field(default_factory=set)  # keys of partial hands
-    whole_again: set[tuple[str, str]] = field(default_factory=set)
-    """Keys of hands read again in the chunk, whole (not partial), after a first copy."""
-    files: list[tuple[str, str, int]] = field(default_factory=list)  # table, relative, rows
-    statuses: Counter[str] = field(default_factory=Counter)
-    codes: Counter[str] = field(default_factory=Counter)
-    payouts: Counter[str] = field(default_factory=Counter)
-
-
-def _write_table(result: ChunkResult, task: ChunkTask, name: str, table: pa.Table) -> None:
-    if table.num_rows == 0:
-        return
-    part = f"part-{task.run_id}-{task.task_id:06d}.parquet"
-    groups: list[tuple[str, pa.Table]]
-    if name in PARTITIONED:
-        months = pc.unique(table["month"]).to_pylist()
-        if len(months) == 1:  # the common case: the whole table, not a filtered copy
-            groups = [(f"{name}/month={months[0]}/{part}", table)]
-        else:
-            groups = [
-                (f"{name}/month={month}/{part}", table.filter(pc.equal(table["month"], month)))
-                for month in sorted(months)
-            ]
-    else:
-        groups = [(f"{name}/{part}", table)]
-    for relative, rows in groups:
-        write_staged(rows, task.staging, relative)
-        result.files.append((name, relative, rows.num_rows))
-
-
-def process_chunk(task: ChunkTask) -> ChunkResult:
-    """Read, replay, settle and write one chunk: the unit of work of every executor.
-
-    A plain function of its task (no shared state), so processes or a cluster can run it.
-    Hands repeated within the chunk are counted as duplicates (the first is kept). Each
-    file is named for the run, the chunk and the table (and month), written under a
-    temporary name and renamed: a task run again (its worker died) replaces its own files
-    only, and the driver publishes only the files its result lists. Raises
-    ``FileNotFoundError`` when the run's staging folder is not visible here (a cluster
-    worker that does not share the lake's filesystem). ``task.staging`` may be an fsspec
-    URL (see :mod:`pipeline.lake.staged`).
-    """
-    _use_system_allocator()
-    with paused_gc():  # a chunk's objects die by reference counting
-        return _process(task)
-
-
-def _use_system_allocator() -> None:
-    """Have Arrow allocate with the C library's ``malloc`` (unless ``ARROW_DEFAULT_MEMORY_POOL``
-    says otherwise). Its default, mimalloc, hands the memory of each batch's columns back
-    to the system and faults it in again for the next: measured on 20,000 hands, a run
-    took some 3% longer with it, and its peak memory was 15% higher."""
-    if "ARROW_DEFAULT_MEMORY_POOL" not in os.environ:
-        pa.set_memory_pool(pa.system_memory_pool())
-
-
-def _process(task: ChunkTask) -> ChunkResult:
-    if not is_url(task.staging) and not os.path.isdir(task.staging):
-        raise FileNotFoundError(
-            errno.ENOENT,
-            f"the run's staging folder is not visible on {socket.gethostname()} "
-            "(the lake must be on a filesystem every worker shares)",
-            task.staging,
-        )
-    result = ChunkResult(task.task_id, task.input_sha)
-    rows = ChunkRows(task.run_id)
-    seen: set[tuple[str, str]] = set()
-    whole_again = result.whole_again
-    for reject in task.rejects:
-        rows.add_reject(reject)
-    result.read = len(task.rejects)
-    result.rejects = len(task.rejects)
-    decoded = (decode_line(body, task.source, n, complete=c) for n, body, c in task.lines)
-    items = itertools.chain(decoded, task.records)
-    while batch := list(itertools.islice(items, BATCH_HANDS)):
-        hands: list[HandRecord] = []
-        for item in batch:
-            result.read += 1
-            if isinstance(item, Reject):
-                rows.add_reject(item)
-                result.rejects += 1
-                continue
-            key = (item.site, item.hand_id)
-            if key in seen:
-                result.duplicates += 1
-                if not item.partial or item.cancelled:  # not the replay's partial status
-                    whole_again.add(key)
-                continue
-            seen.add(key)
-            hands.append(item)
-        del batch
-        replays = [replay(hand, task.rules) for hand in hands]
-        settlements = settle_many(replays, task.rules)
-        for hand, judged, settled in zip(hands, replays, settlements, strict=True):
-            status = rows.add_hand(hand, judged, settled)
-            result.statuses[status.value] += 1
-            if status is Status.PARTIAL:
-                result.partial.add((hand.site, hand.hand_id))
-            for found in (judged.violations, settled.violations):
-                for v in found:
-                    result.codes[v.code.value] += 1
-            result.payouts[str(settled.payouts_match).lower()] += 1
-        result.hands += len(hands)
-        rows.flush()
-        del hands, replays, settlements  # before the next batch is decoded
-    result.keys = rows.keys()
-    result.digests = digests(result.keys)  # here, not in the driver every worker waits on
-    for name, table in rows.tables().items():
-        _write_table(result, task, name, table)
-    return result
 
 
 # ------------------------------------------------------------------------------- driver

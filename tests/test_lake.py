@@ -251,7 +251,7 @@ def test_a_chunk_task_has_arrow_allocate_with_malloc_unless_told(
     if setting is not None:
         env["ARROW_DEFAULT_MEMORY_POOL"] = setting
     code = (
-        "import pyarrow as pa, pipeline.run as r; "
+        "import pyarrow as pa, pipeline.task as r; "
         "r._use_system_allocator(); print(pa.default_memory_pool().backend_name)"
     )
     done = subprocess.run(
@@ -636,7 +636,7 @@ def test_a_chunk_judged_in_small_batches_writes_the_same_lake(
     log.write_bytes(b"".join(lines[:150] + broken + lines[150:] + lines[:40]))  # and repeats
     whole, batched = tmp_path / "whole", tmp_path / "batched"
     first = run_lake([str(log)], whole, workers=1, chunk_hands=1000)
-    monkeypatch.setattr("pipeline.run.BATCH_HANDS", 7)
+    monkeypatch.setattr("pipeline.task.BATCH_HANDS", 7)
     second = run_lake([str(log)], batched, workers=1, chunk_hands=1000)
     counts = [(i.read, i.hands, i.rejects, i.duplicates) for i in first.inputs]
     assert counts == [(i.read, i.hands, i.rejects, i.duplicates) for i in second.inputs]
