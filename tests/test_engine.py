@@ -103,7 +103,7 @@ for seed, players in ((11, (2, 3)), (12, (5, 10))):
                 [str(v.code), v.seq, v.seat, v.expected, v.actual, v.rule, v.message]
                 for v in r.violations
             ],
-            "steps": [[str(x) if hasattr(x, "value") else x for x in s[:12]] + [
+            "steps": [[str(x) if hasattr(x, "value") else x for x in s.values()[:12]] + [
                 [str(c) for c in s.codes]] for s in r.steps],
             "chips": [r.seats, r.invested, r.dead, r.antes, r.stacks, r.folded, r.all_in],
             "boards": r.boards,

@@ -28,7 +28,8 @@ from pipeline.lake.schema import TABLES, describe, snapshot
 from pipeline.lake.store import LOCK, LakeLocked, lake_lock
 from pipeline.model import HandRecord
 from pipeline.reports.explain import explain
-from pipeline.rules import Step, get_rule_set
+from pipeline.rules import get_rule_set
+from pipeline.rules.context import STEP_FIELDS
 from pipeline.run import _Made, run_lake
 from tests.handbuilder import blinds, build, collected, deal, fold, uncalled, with_result
 from tests.test_pokerstars_robust import many_hands
@@ -773,9 +774,9 @@ def test_json_summary_survives_a_file_name_that_is_not_utf8(tmp_path: Path) -> N
 
 
 def test_the_actions_struct_follows_the_fields_of_a_step() -> None:
-    # steps become Arrow structs by position: a field added to Step or moved must be here too
+    # steps' values become columns by position: a field added to Step or moved must be here too
     renamed = {"to": "to_amount", "codes": "violation"}
-    assert [renamed.get(name, name) for name in Step._fields] == _STEPS.names
+    assert [renamed.get(name, name) for name in STEP_FIELDS] == _STEPS.names
     assert set(_STEPS.names) <= set(TABLES["actions"].names)
 
 

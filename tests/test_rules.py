@@ -13,8 +13,9 @@ from dataclasses import replace
 
 import pytest
 
-from pipeline.model import Status
-from pipeline.rules import STANDARD, Replay, RuleSet, Street
+from pipeline.model import ActionType, Status
+from pipeline.rules import STANDARD, Replay, RuleSet, Step, Street
+from pipeline.rules.context import STEP_FIELDS, make_step, with_codes
 from pipeline.violations import Code, Severity
 from tests.handbuilder import (
     BOARD,
@@ -248,6 +249,19 @@ def test_status_invalid_stops_at_the_fatal_action() -> None:
     assert found(result) == [("exceeds-stack", 4)]
     assert result.status is Status.INVALID
     assert max(s.seq for s in result.steps) == 4
+
+
+def test_a_step_is_equal_by_its_values_which_it_lists_in_field_order() -> None:
+    made = make_step(3, Street.FLOP, 2, ActionType.BET, 40, 40, 120, 500, 0, 20, 120, True)
+    built = Step(3, Street.FLOP, 2, ActionType.BET, 40, 40, 120, 500, 0, 20, 120, True)
+    assert made == built
+    assert made != Step(3, Street.FLOP, 2, ActionType.BET, 40, 40, 120, 500, 0, 20, 120)
+    assert [getattr(made, name) for name in STEP_FIELDS] == list(made.values())
+    flagged = with_codes(built, (Code.IDLE_CHECK,))
+    assert flagged.codes == (Code.IDLE_CHECK,) and built.codes == ()
+    assert flagged != built and flagged.values()[:-1] == built.values()[:-1]
+    assert repr(made).startswith("Step(seq=3, street=<Street.FLOP: 1>, seat=2, type=")
+    assert made != made.values()  # a step is not a tuple
 
 
 def test_status_void_for_a_cancelled_hand() -> None:

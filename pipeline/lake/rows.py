@@ -23,6 +23,7 @@ from pipeline.lake.schema import TABLES
 from pipeline.model import ActionType, Blind, HandRecord, Status
 from pipeline.pots import split_evenly
 from pipeline.rules import Replay, Step
+from pipeline.rules.context import StepValues, step_values
 from pipeline.rules.state import Street
 from pipeline.rules.stats import FLAG_NAMES, Flags, seat_flags
 from pipeline.settle import Half, Settlement, error_count, hand_status
@@ -99,7 +100,6 @@ def month_of(moment: datetime | None) -> str:
 
 _NO_POTS = (0, 0, 0, 0, 0)
 _NO_CASH_OUT = (None, None)
-_SEAT_OF = itemgetter(2)  # a step's seat (Step is a named tuple)
 _STEPS = pa.schema(  # the steps' columns, in Step's field order
     [
         ("seq", pa.int32()),
@@ -174,7 +174,7 @@ class ChunkRows:
         self._seat_tail: tuple[list[Flags], list[tuple[int, ...]]] = ([], [])  # flags, pots
         self._hand_keys: list[list[object]] = [[] for _ in _HAND_KEYS]  # per hand added
         self._counts: dict[str, list[int]] = {name: [] for name in _PER_HAND}  # rows per hand
-        self._steps: list[Step | _Unreplayed] = []
+        self._steps: list[StepValues | _Unreplayed] = []
         self._step_keys: list[list[object]] = [[], [], []]  # player, cards, runout
         self._keys: list[tuple[str, str]] = []
         self._done: dict[str, list[pa.Table]] = {name: [] for name in TABLES}
@@ -339,20 +339,21 @@ class ChunkRows:
         fatal violation) has the log's own values and none of the rules' (street, pot …).
         Return the number of rows.
         """
-        steps: Sequence[Step | _Unreplayed] = judged.steps
-        if len(steps) < len(hand.actions):
-            steps = _with_unreplayed(judged.steps, hand)
-        self._steps.extend(steps)
+        steps = judged.steps
+        rows: Sequence[StepValues | _Unreplayed] = (
+            _with_unreplayed(steps, hand) if len(steps) < len(hand.actions) else step_values(steps)
+        )
+        self._steps.extend(rows)
         names, cards, runs = self._step_keys
-        players = {s.seat: s.player for s in hand.seats}
-        names.extend(map(players.get, map(_SEAT_OF, steps)))  # player (board cards: None)
+        players: dict[int | None, str] = {s.seat: s.player for s in hand.seats}
         actions = hand.actions
-        for step in steps:
-            action = actions[step[0]]  # step[0]: its seq
+        for row in rows:
+            action = actions[row[0]]  # the step's seq
+            names.append(players.get(action.seat))  # player (board cards: None)
             dealt = action.cards
             cards.append(None if dealt is None else card_text(dealt))
             runs.append(action.run)  # runout
-        return len(steps)
+        return len(rows)
 
     def _add_pots(self, settled: Settlement) -> tuple[int, int]:
         """Add the awards, and a row per pot and runout (each pot is split between its
@@ -509,16 +510,31 @@ _Unreplayed = tuple[
 """A row of ``actions`` for an action the replay did not reach, in :class:`Step`'s order."""
 
 
-def _with_unreplayed(steps: tuple[Step, ...], hand: HandRecord) -> list[Step | _Unreplayed]:
-    """Return the steps with a row added, in order, for each action the replay did not reach:
-    its seat, type, and amount and raise total as the log records them."""
+def _with_unreplayed(steps: tuple[Step, ...], hand: HandRecord) -> list[StepValues | _Unreplayed]:
+    """Return the steps' values (:meth:`Step.values`) with a row added, in order, for each
+    action the replay did not reach: its seat, type, and amount and raise total as the log
+    records them."""
     reached = {step.seq for step in steps}
-    rows: list[Step | _Unreplayed] = list(steps)
+    rows: list[StepValues | _Unreplayed] = list(step_values(steps))
     for seq, a in enumerate(hand.actions):
         if seq not in reached:
             none = None  # what the rules compute: pot, stack, call, range, all-in
             rows.append(
-                (seq, None, a.seat, a.type, a.amount, a.to, none, none, none, none, none, none, ())
+                (
+                    seq,
+                    None,
+                    a.seat,
+                    a.type,
+                    a.amount,
+                    a.to,
+                    none,
+                    none,
+                    none,
+                    none,
+                    none,
+                    none,
+                    (),
+                )
             )
     rows.sort(key=itemgetter(0))
     return rows

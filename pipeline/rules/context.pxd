@@ -1,5 +1,17 @@
 # C types for the compiled engine (see setup.py); context.py stays the source of truth.
+cimport cython
 from pipeline.rules.state cimport BettingState
+
+@cython.no_gc
+@cython.freelist(64)
+cdef class Step:
+    cdef readonly Py_ssize_t seq
+    cdef readonly object street, seat, type, amount, to, pot_before, stack_before
+    cdef readonly object to_call, min_to, max_to
+    cdef readonly bint all_in
+    cdef readonly tuple codes
+
+    cpdef tuple values(self)
 
 cdef class Run:
     cdef public object hand, rules, straddle_index, river_aggressor, last_aggressor, seen
@@ -13,9 +25,12 @@ cdef class Run:
     cdef public Py_ssize_t sb_index, bb_index, skipped
 
 cpdef Py_ssize_t seat_index(Run run, Py_ssize_t seq, object action) except -1
-cpdef object make_step(
+@cython.locals(step=Step)
+cpdef Step make_step(
     Py_ssize_t seq, object street, object seat, object kind, object amount, object to,
     long long pot_before, object stack_before, object to_call=*, object min_to=*,
     object max_to=*, bint all_in=*)
 cpdef check_all_in_flag(Run run, Py_ssize_t seq, object action, bint all_in)
-cdef object _new_tuple
+cpdef Step with_codes(Step step, tuple codes)
+@cython.locals(step=Step)
+cpdef list step_values(tuple steps)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from pipeline.model import (
     Action,
     ActionType,
@@ -26,30 +24,114 @@ FATAL = frozenset(
 )
 
 
-class Step(NamedTuple):
+STEP_FIELDS = (
+    "seq",
+    "street",
+    "seat",
+    "type",
+    "amount",
+    "to",
+    "pot_before",
+    "stack_before",
+    "to_call",
+    "min_to",
+    "max_to",
+    "all_in",
+    "codes",
+)
+"""A :class:`Step`'s fields, in order: the columns of the lake's ``actions`` it gives."""
+
+StepValues = tuple[
+    int,
+    Street,
+    int | None,
+    ActionType,
+    int | None,
+    int | None,
+    int,
+    int | None,
+    int | None,
+    int | None,
+    int | None,
+    bool,
+    tuple[Code, ...],
+]
+"""A step's values, in :data:`STEP_FIELDS` order (:meth:`Step.values`)."""
+
+
+class Step:
     """One recorded action with the state before it and the legal range it was judged by.
 
     ``pot_before`` counts every chip in the middle; ``to_call``, ``min_to`` and
     ``max_to`` are set for betting actions (totals for the street). ``codes`` lists
-    the violations found at this action. (A named tuple: one is made per action.)
+    the violations found at this action. Steps are equal when their values are.
+
+    (Read-only by convention. One is made per action and read field by field by the
+    statistics and the lake, so it is a bare slotted class, a C struct in the compiled
+    engine: ``context.pxd``. A named tuple's fields are reached through a generic
+    attribute look-up, and making one built its values twice.)
     """
 
-    seq: int
-    street: Street
-    seat: int | None
-    type: ActionType
-    amount: int | None
-    to: int | None
-    pot_before: int
-    stack_before: int | None
-    to_call: int | None = None
-    min_to: int | None = None
-    max_to: int | None = None
-    all_in: bool = False
-    codes: tuple[Code, ...] = ()
+    __slots__ = STEP_FIELDS
 
+    def __init__(
+        self,
+        seq: int,
+        street: Street,
+        seat: int | None,
+        type: ActionType,
+        amount: int | None,
+        to: int | None,
+        pot_before: int,
+        stack_before: int | None,
+        to_call: int | None = None,
+        min_to: int | None = None,
+        max_to: int | None = None,
+        all_in: bool = False,
+        codes: tuple[Code, ...] = (),
+    ) -> None:
+        self.seq = seq
+        self.street = street
+        self.seat = seat
+        self.type = type
+        self.amount = amount
+        self.to = to
+        self.pot_before = pot_before
+        self.stack_before = stack_before
+        self.to_call = to_call
+        self.min_to = min_to
+        self.max_to = max_to
+        self.all_in = all_in
+        self.codes = codes
 
-_new_tuple = tuple.__new__
+    def values(self) -> StepValues:
+        """Return the step's values, in field order (a row of the lake's ``actions``)."""
+        return (
+            self.seq,
+            self.street,
+            self.seat,
+            self.type,
+            self.amount,
+            self.to,
+            self.pot_before,
+            self.stack_before,
+            self.to_call,
+            self.min_to,
+            self.max_to,
+            self.all_in,
+            self.codes,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Step):
+            return NotImplemented
+        return self.values() == other.values()
+
+    def __repr__(self) -> str:
+        body = ", ".join(
+            f"{name}={value!r}" for name, value in zip(STEP_FIELDS, self.values(), strict=True)
+        )
+        return f"Step({body})"
 
 
 def make_step(
@@ -66,28 +148,50 @@ def make_step(
     max_to: int | None = None,
     all_in: bool = False,
 ) -> Step:
-    """Return a :class:`Step` with no codes, built without the named tuple's ``__new__``.
+    """Return a :class:`Step` with no codes, its fields set one by one (in the compiled
+    engine, without a call of ``__init__``: one is made per action).
 
-    Equal to ``Step(seq, street, …)``; one is made per action, and a named tuple's own
-    constructor is a Python-level function call, the slowest part of making one.
+    Equal to ``Step(seq, street, …)``.
     """
-    return _new_tuple(
-        Step,
-        (
-            seq,
-            street,
-            seat,
-            kind,
-            amount,
-            to,
-            pot_before,
-            stack_before,
-            to_call,
-            min_to,
-            max_to,
-            all_in,
-            (),
-        ),
+    step = Step.__new__(Step)
+    step.seq = seq
+    step.street = street
+    step.seat = seat
+    step.type = kind
+    step.amount = amount
+    step.to = to
+    step.pot_before = pot_before
+    step.stack_before = stack_before
+    step.to_call = to_call
+    step.min_to = min_to
+    step.max_to = max_to
+    step.all_in = all_in
+    step.codes = ()
+    return step
+
+
+def step_values(steps: tuple[Step, ...]) -> list[StepValues]:
+    """Return each step's values (:meth:`Step.values`), in order: rows of the lake's
+    ``actions``."""
+    return [step.values() for step in steps]
+
+
+def with_codes(step: Step, codes: tuple[Code, ...]) -> Step:
+    """Return a copy of ``step`` that lists ``codes``."""
+    return Step(
+        step.seq,
+        step.street,
+        step.seat,
+        step.type,
+        step.amount,
+        step.to,
+        step.pot_before,
+        step.stack_before,
+        step.to_call,
+        step.min_to,
+        step.max_to,
+        step.all_in,
+        codes,
     )
 
 

@@ -22,7 +22,7 @@ from pipeline.model import (
 )
 from pipeline.rules.betting import bet, uncalled
 from pipeline.rules.board import board, board_street, boards_of, deal, show
-from pipeline.rules.context import Run, Step, Stop, make_step
+from pipeline.rules.context import Run, Step, Stop, make_step, with_codes
 from pipeline.rules.finish import finish
 from pipeline.rules.forced import check_setup, close_posts, dealt_seats, post, seating
 from pipeline.rules.rulesets import STANDARD, RuleSet
@@ -245,6 +245,6 @@ def _attach_codes(run: Run) -> tuple[Step, ...]:
         if v.seq is not None:
             by_seq.setdefault(v.seq, []).append(v.code)
     return tuple(
-        step._replace(codes=tuple(by_seq[step.seq])) if step.seq in by_seq else step
+        with_codes(step, tuple(by_seq[step.seq])) if step.seq in by_seq else step
         for step in sorted(steps, key=lambda s: s.seq)
     )

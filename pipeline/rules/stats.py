@@ -38,7 +38,7 @@ an action after the hand ended, one by nobody dealt in. An action flagged for it
 size or the log's bookkeeping (out of turn, a raise above the pot limit, a call of the
 wrong amount) is still the player's decision, as the replay applies it: the players after
 it face it."""
-_JUDGED_AS: dict[Code | None, ActionType] = {
+_JUDGED_AS: dict[Code, ActionType] = {
     Code.RAISE_WITHOUT_BET: ActionType.BET,
     Code.BET_FACING_BET: ActionType.RAISE,
 }
@@ -159,7 +159,10 @@ def seat_flags(judged: Replay, positions: list[str]) -> list[Flags]:
         if codes:
             if not _NO_TURN.isdisjoint(codes):
                 continue
-            kind = _JUDGED_AS.get(next((c for c in codes if c in _JUDGED_AS), None), kind)
+            for code in codes:  # the first code that says how the replay applied it
+                if code in _JUDGED_AS:
+                    kind = _JUDGED_AS[code]
+                    break
             if (kind is _RAISE or kind is _CALL) and (step.amount or 0) <= (step.to_call or 0):
                 kind = _CALL if step.amount else _CHECK  # a "raise" to the bet; a "call" of 0
         i = index.get(seat)  # None: not a player dealt in
