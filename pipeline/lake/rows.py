@@ -8,7 +8,6 @@ tables are its batches' tables put end to end.
 from __future__ import annotations
 
 import json
-from collections import defaultdict
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from operator import itemgetter
@@ -278,82 +277,14 @@ class ChunkRows:
 
     def _add_seats(self, hand: HandRecord, judged: Replay, settled: Settlement) -> int:
         """Add a row per player dealt in; return how many."""
-        seats = judged.seats
-        if not seats:  # a hand with nobody dealt in has no seat rows
-            return 0
-        names = hand_positions(hand, seats)
-        result = hand.result
-        recorded: dict[int, int] | None = None
-        cashed: dict[int, tuple[int, int]] = {}
-        if result is not None:
-            if result.collected:  # else the log says nothing of collections (PHH's finishing
-                recorded = defaultdict(int)  # stacks alone, say): null, as explain shows it
-                for c in result.collected:
-                    recorded[c.seat] += c.amount
-            cashed = {c.seat: (c.amount, c.fee) for c in result.cash_outs}
-        shown = {a.seat for a in hand.actions if a.type is _SHOW}
-        players = {s.seat: s for s in hand.seats}
-        won_of, finals, hole = settled.won, settled.final_stacks, judged.hole_cards
-        highs, lows = settled.high_hands, settled.low_hands
-        pots = _pot_kinds(settled, hand.game.variant.is_hilo)
-        flags = seat_flags(judged, names)  # before any row is added: the parts stay aligned
-        stacks, invested = judged.stacks, judged.invested
-        rows = self._rows["seats"]
-        for i, seat in enumerate(seats):
-            player = players[seat]
-            start = player.stack
-            won = won_of.get(seat, 0)
-            end = finals.get(seat)  # a cash-out, a void hand: as settled
-            if end is None:
-                end = stacks[i] + won
-            cards = hole.get(seat)
-            text = card_text(cards) if cards and max(cards) != UNKNOWN else None
-            paid, fee = cashed.get(seat, _NO_CASH_OUT) if cashed else _NO_CASH_OUT
-            rows.append(
-                (
-                    seat,
-                    player.player,
-                    names[i],  # position
-                    start,  # stack_start
-                    end,  # stack_end
-                    text,  # hole_cards
-                    invested[i],
-                    won,
-                    recorded.get(seat, 0) if recorded is not None else None,  # won_recorded
-                    end - start,  # net: won - invested, but for a cash-out or void
-                    paid,  # cash_out_paid
-                    fee,  # cash_out_fee
-                    seat in shown,  # showed
-                    highs.get(seat),
-                    lows.get(seat),
-                )
-            )
-        self._seat_tail[0].extend(flags)
-        self._seat_tail[1].extend([pots.get(seat, _NO_POTS) for seat in seats])
-        return len(seats)
+        flags, pots = self._seat_tail
+        return _add_seat_rows(self._rows["seats"], flags, pots, hand, judged, settled)
 
     def _add_actions(self, hand: HandRecord, judged: Replay) -> int:
-        """Keep the steps; add the columns that come from the action rather than the step.
-
-        Every action of the log has a row: one the replay did not reach (it stopped at a
-        fatal violation) has the log's own values and none of the rules' (street, pot …).
-        Return the number of rows.
-        """
-        steps = judged.steps
-        rows: Sequence[StepValues | _Unreplayed] = (
-            _with_unreplayed(steps, hand) if len(steps) < len(hand.actions) else step_values(steps)
-        )
-        self._steps.extend(rows)
+        """Keep the steps' values; add the columns that come from the action rather than
+        the step (:func:`_add_action_rows`). Return the number of rows."""
         names, cards, runs = self._step_keys
-        players: dict[int | None, str] = {s.seat: s.player for s in hand.seats}
-        actions = hand.actions
-        for row in rows:
-            action = actions[row[0]]  # the step's seq
-            names.append(players.get(action.seat))  # player (board cards: None)
-            dealt = action.cards
-            cards.append(None if dealt is None else card_text(dealt))
-            runs.append(action.run)  # runout
-        return len(rows)
+        return _add_action_rows(self._steps, names, cards, runs, hand, judged)
 
     def _add_pots(self, settled: Settlement) -> tuple[int, int]:
         """Add the awards, and a row per pot and runout (each pot is split between its
@@ -508,6 +439,99 @@ _Unreplayed = tuple[
     tuple[()],
 ]
 """A row of ``actions`` for an action the replay did not reach, in :class:`Step`'s order."""
+
+
+def _add_seat_rows(
+    rows: list[tuple[object, ...]],
+    flag_rows: list[Flags],
+    pot_rows: list[tuple[int, ...]],
+    hand: HandRecord,
+    judged: Replay,
+    settled: Settlement,
+) -> int:
+    """Add a row per player dealt in to ``rows``, and each one's flags and pot counts to
+    ``flag_rows`` and ``pot_rows``; return how many. (A function, not a method, so that the
+    compiled form knows its dicts and sets as such: ``rows.pxd``.)"""
+    seats = judged.seats
+    if not seats:  # a hand with nobody dealt in has no seat rows
+        return 0
+    names = hand_positions(hand, seats)
+    result = hand.result
+    recorded: dict[int, int] | None = None
+    cashed: dict[int, tuple[int, int]] = {}
+    if result is not None:
+        if result.collected:  # else the log says nothing of collections (PHH's finishing
+            recorded = {}  # stacks alone, say): null, as explain shows it
+            for c in result.collected:
+                recorded[c.seat] = recorded.get(c.seat, 0) + c.amount
+        cashed = {c.seat: (c.amount, c.fee) for c in result.cash_outs}
+    shown = {a.seat for a in hand.actions if a.type is _SHOW}
+    players = {s.seat: s for s in hand.seats}
+    won_of, finals, hole = settled.won, settled.final_stacks, judged.hole_cards
+    highs, lows = settled.high_hands, settled.low_hands
+    pots = _pot_kinds(settled, hand.game.variant.is_hilo)
+    flags = seat_flags(judged, names)  # before any row is added: the parts stay aligned
+    stacks, invested = judged.stacks, judged.invested
+    for i, seat in enumerate(seats):
+        player = players[seat]
+        start = player.stack
+        won = won_of.get(seat, 0)
+        end = finals.get(seat)  # a cash-out, a void hand: as settled
+        if end is None:
+            end = stacks[i] + won
+        cards = hole.get(seat)
+        text = card_text(cards) if cards and max(cards) != UNKNOWN else None
+        paid, fee = cashed.get(seat, _NO_CASH_OUT) if cashed else _NO_CASH_OUT
+        rows.append(
+            (
+                seat,
+                player.player,
+                names[i],  # position
+                start,  # stack_start
+                end,  # stack_end
+                text,  # hole_cards
+                invested[i],
+                won,
+                recorded.get(seat, 0) if recorded is not None else None,  # won_recorded
+                end - start,  # net: won - invested, but for a cash-out or void
+                paid,  # cash_out_paid
+                fee,  # cash_out_fee
+                seat in shown,  # showed
+                highs.get(seat),
+                lows.get(seat),
+            )
+        )
+    flag_rows.extend(flags)
+    pot_rows.extend([pots.get(seat, _NO_POTS) for seat in seats])
+    return len(seats)
+
+
+def _add_action_rows(
+    rows: list[StepValues | _Unreplayed],
+    names: list[object],
+    cards: list[object],
+    runs: list[object],
+    hand: HandRecord,
+    judged: Replay,
+) -> int:
+    """Add each step's values to ``rows``, and its action's player, cards and runout to
+    ``names``, ``cards`` and ``runs``; return how many.
+
+    Every action of the log has a row: one the replay did not reach (it stopped at a
+    fatal violation) has the log's own values and none of the rules' (street, pot …).
+    """
+    steps = judged.steps
+    added = _with_unreplayed(steps, hand) if len(steps) < len(hand.actions) else step_values(steps)
+    rows.extend(added)
+    players: dict[int | None, str] = {s.seat: s.player for s in hand.seats}
+    actions = hand.actions
+    for row in added:
+        action = actions[row[0]]  # the step's seq
+        names.append(players.get(row[2]))  # the step's seat's player (board cards: None)
+        dealt = action.cards
+        cards.append(None if dealt is None else card_text(dealt))
+        runs.append(action.run)  # runout
+    return len(added)
 
 
 def _with_unreplayed(steps: tuple[Step, ...], hand: HandRecord) -> list[StepValues | _Unreplayed]:

@@ -1,0 +1,17 @@
+# C types for the compiled form (see setup.py); rows.py stays the source of truth.
+cimport cython
+from pipeline.lake.columns cimport card_text
+
+@cython.locals(
+    seats=tuple, names=list, recorded=dict, cashed=dict, shown=set, players=dict, won_of=dict,
+    finals=dict, hole=dict, highs=dict, lows=dict, pots=dict, flags=list, stacks=tuple,
+    invested=tuple, i=Py_ssize_t,
+)
+cpdef Py_ssize_t _add_seat_rows(
+    list rows, list flag_rows, list pot_rows, object hand, object judged, object settled
+) except -1
+
+@cython.locals(added=list, players=dict, actions=tuple, row=tuple, steps=tuple)
+cpdef Py_ssize_t _add_action_rows(
+    list rows, list names, list cards, list runs, object hand, object judged
+) except -1
