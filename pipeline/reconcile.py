@@ -21,6 +21,8 @@ from pipeline.violations import Code, Severity, Violation
 
 __all__ = ["Book", "reconcile", "returns_in_collections"]
 
+_UNCALLED = ActionType.UNCALLED
+
 
 class Book(Struct):
     """A settlement being made: the replay, the rules, and the awards and violations so far."""
@@ -199,7 +201,7 @@ def returns_in_collections(judged: Replay, pot: int) -> bool:
     if result is None or not judged.uncalled:
         return False
     for action in reversed(hand.actions):  # an uncalled-bet line comes late: search back
-        if action.type is ActionType.UNCALLED:
+        if action.type is _UNCALLED:
             return False
     returned = sum(amount for _, amount in judged.uncalled)
     if result.total_pot is not None:

@@ -55,6 +55,13 @@ __all__ = [
     "split_evenly",
 ]
 
+_OK, _VIOLATIONS, _INVALID = Status.OK, Status.VIOLATIONS, Status.INVALID
+_VOID, _PARTIAL = Status.VOID, Status.PARTIAL
+_WHOLE, _HIGH, _LOW = Half.WHOLE, Half.HIGH, Half.LOW
+_ERROR = Severity.ERROR
+"""Module constants: an enum's member read through its class is a slow attribute look-up
+(some sixty nanoseconds), and these are read for every hand and pot."""
+
 
 class Settlement(Struct, frozen=True):
     """Who gets what: pots, awards, final stacks, and every discrepancy with the log.
@@ -83,7 +90,7 @@ class Settlement(Struct, frozen=True):
     @property
     def errors(self) -> tuple[Violation, ...]:
         """Return the violations of severity ``error``."""
-        return tuple(v for v in self.violations if v.severity is Severity.ERROR)
+        return tuple(v for v in self.violations if v.severity is _ERROR)
 
     @property
     def settled(self) -> bool:
@@ -95,17 +102,17 @@ class Settlement(Struct, frozen=True):
 def hand_status(judged: Replay, settled: Settlement) -> Status:
     """Return a hand's status counting settlement errors: an ``ok`` replay whose payouts
     break a rule is ``violations``."""
-    if judged.status is Status.OK and settled.errors:
-        return Status.VIOLATIONS
+    if judged.status is _OK and settled.errors:
+        return _VIOLATIONS
     return judged.status
 
 
 def error_count(status: Status, violations: Sequence[Violation]) -> int:
     """Return how many of a hand's violations are errors: none in a void hand (cancelled by
     the site, what it lacks is why, and fails nothing)."""
-    if status is Status.VOID:
+    if status is _VOID:
         return 0
-    return sum([v.severity is Severity.ERROR for v in violations])
+    return sum([v.severity is _ERROR for v in violations])
 
 
 # ------------------------------------------------------------------------------ evaluation
@@ -261,8 +268,8 @@ _SIDE_POTS = ("R8.side-pots",)
 def _settle_one(judged: Replay, show: _Showdown | None, rules: RuleSet) -> Settlement:
     hand = judged.hand
     status = judged.status
-    if status is Status.VOID or status is Status.INVALID:
-        finals = _starting(hand) if status is Status.VOID else {}
+    if status is _VOID or status is _INVALID:
+        finals = _starting(hand) if status is _VOID else {}
         return Settlement((), (), {}, finals, 0, (), None, complete=False)
     book = Book(judged, rules)
     awards = book.awards
@@ -321,7 +328,7 @@ def _settle_one(judged: Replay, show: _Showdown | None, rules: RuleSet) -> Settl
         winner = next(s for i, s in enumerate(seats) if not judged.folded[i])
         for pot, net in zip(pots, nets, strict=True):
             if net:
-                awards.append(Award(pot.index, 1, Half.WHOLE, winner, net, rules=_ROUND_END))
+                awards.append(Award(pot.index, 1, _WHOLE, winner, net, rules=_ROUND_END))
     won: dict[int, int] = {}
     for award in awards:
         won[award.seat] = won.get(award.seat, 0) + award.amount
@@ -339,7 +346,7 @@ def _settle_one(judged: Replay, show: _Showdown | None, rules: RuleSet) -> Settl
             finals.setdefault(seat, stack)
     highs, lows = _first_board_hands(show, hand.game.variant.is_hilo)
     matched: bool | None = None
-    if result is not None and complete and status is not Status.PARTIAL:
+    if result is not None and complete and status is not _PARTIAL:
         matched = reconcile(book, pots, sum(amounts), nets, won, finals, rake, fees)
     return Settlement(
         pots,
@@ -378,7 +385,7 @@ def _award_pot(book: Book, pot: Pot, net: int, show: _Showdown, runs: int, hilo:
         for r, part in enumerate(parts):
             if part:
                 book.awards.append(
-                    Award(pot.index, r + 1, Half.WHOLE, eligible[0], part, rules=_SIDE_POTS)
+                    Award(pot.index, r + 1, _WHOLE, eligible[0], part, rules=_SIDE_POTS)
                 )
         return
     base: tuple[str, ...] = ("R8.side-pots",) if pot.index > 0 else ()
@@ -414,11 +421,11 @@ def _award_pot(book: Book, pot: Pot, net: int, show: _Showdown, runs: int, hilo:
                     high_part, low_part = low_part, high_part
             high_odd = odd if high_part > low_part else ()
             low_odd = odd if low_part > high_part else ()
-            _pay(book, pot, r, Half.HIGH, high_part, highs, show, (*base, "R8.hi-lo", *high_odd))
-            _pay(book, pot, r, Half.LOW, low_part, lows, show, (*base, "R8.hi-lo", *low_odd))
+            _pay(book, pot, r, _HIGH, high_part, highs, show, (*base, "R8.hi-lo", *high_odd))
+            _pay(book, pot, r, _LOW, low_part, lows, show, (*base, "R8.hi-lo", *low_odd))
         else:
             rule = "R8.hi-lo" if hilo else "R8.high-split"
-            _pay(book, pot, r, Half.WHOLE, part, highs, show, (*base, rule))
+            _pay(book, pot, r, _WHOLE, part, highs, show, (*base, rule))
 
 
 def _pay(
@@ -433,7 +440,7 @@ def _pay(
 ) -> None:
     best = max(ranks.values())
     winners = [seat for seat, rank in ranks.items() if rank == best]  # left of button first
-    if half is Half.LOW:
+    if half is _LOW:
         describe, cards = _describe_low, show.low_cards[runout]
     else:
         describe, cards = describe_high, show.high_cards[runout]

@@ -14,6 +14,7 @@ from pipeline.violations import Code
 
 # Enum members compared at every action, bound once (C constants in the compiled engine).
 _UNCALLED = ActionType.UNCALLED
+_SHOWDOWN = Street.SHOWDOWN
 DECK = 52
 """Cards in the deck (R1.deck)."""
 
@@ -29,7 +30,7 @@ def finish(run: Run) -> None:
         boards = boards_of(run)
         complete = all(len(board) >= 5 for board in boards)
         if run.run_boards and complete and state.next_actor() is None:
-            state.start_street(Street.SHOWDOWN)  # every runout dealt: the hands are shown
+            state.start_street(_SHOWDOWN)  # every runout dealt: the hands are shown
         if state.next_actor() is not None or not complete:
             run.flag(
                 Code.HAND_NOT_FINISHED,
@@ -82,12 +83,7 @@ def _check_cards_drawn(run: Run) -> None:
 def _check_showdown_order(run: Run) -> None:
     """Warn when the first hand shown at a river showdown was not the one that should be."""
     state = run.state
-    if (
-        state.hand_over
-        or state.street is not Street.SHOWDOWN
-        or run.all_in_showdown
-        or not run.shows
-    ):
+    if state.hand_over or state.street is not _SHOWDOWN or run.all_in_showdown or not run.shows:
         return
     if run.rules.showdown_order == "last-aggressor-any-street":
         first = run.last_aggressor

@@ -15,4 +15,5 @@ cpdef _step(Run run, Py_ssize_t seq, object action)
 cpdef object _result(Run run, bint fatal)
 
 cdef object _POST, _DEAL, _BOARD, _UNCALLED, _ERROR, _SHOWDOWN
+cdef object _OK, _VIOLATIONS, _INVALID, _VOID, _PARTIAL
 cdef frozenset _BETTING

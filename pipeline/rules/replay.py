@@ -39,6 +39,8 @@ _BETTING = frozenset(
 _POST, _DEAL, _BOARD = ActionType.POST, ActionType.DEAL, ActionType.BOARD
 _UNCALLED, _ERROR = ActionType.UNCALLED, Severity.ERROR
 _SHOWDOWN = Street.SHOWDOWN
+_OK, _VIOLATIONS, _INVALID = Status.OK, Status.VIOLATIONS, Status.INVALID
+_VOID, _PARTIAL = Status.VOID, Status.PARTIAL
 
 
 class Replay(Struct, frozen=True, gc=False):
@@ -204,15 +206,15 @@ def _result(run: Run, fatal: bool) -> Replay:
             errors = True
             break
     if hand.cancelled:
-        status = Status.VOID
+        status = _VOID
     elif hand.partial:
-        status = Status.PARTIAL
+        status = _PARTIAL
     elif fatal:
-        status = Status.INVALID
+        status = _INVALID
     elif errors:
-        status = Status.VIOLATIONS
+        status = _VIOLATIONS
     else:
-        status = Status.OK
+        status = _OK
     steps = _attach_codes(run)
     return Replay(
         hand=hand,
@@ -231,7 +233,7 @@ def _result(run: Run, fatal: bool) -> Replay:
         hole_cards=dict(run.hole),
         uncalled=tuple(run.returned),
         street=state.street,
-        showdown=state.street is Street.SHOWDOWN and not state.hand_over,
+        showdown=state.street is _SHOWDOWN and not state.hand_over,
     )
 
 

@@ -1,6 +1,9 @@
 # C types for the compiled engine (see setup.py); state.py stays the source of truth.
 cimport cython
 
+cdef object _PREFLOP, _FLOP, _SHOWDOWN, _FIXED_LIMIT, _POT_LIMIT
+cdef tuple _POT_LIMIT_PREFLOP
+
 cdef class Legal:
     cdef readonly Py_ssize_t actor
     cdef readonly long long call, min_to, max_to, all_in_to

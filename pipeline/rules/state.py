@@ -44,6 +44,11 @@ class Street(IntEnum):
 
 
 _LABELS = {street: street.name.lower() for street in Street}
+_PREFLOP, _FLOP, _SHOWDOWN = Street.PREFLOP, Street.FLOP, Street.SHOWDOWN
+_FIXED_LIMIT, _POT_LIMIT = Betting.FIXED_LIMIT, Betting.POT_LIMIT
+_POT_LIMIT_PREFLOP = (Betting.POT_LIMIT, Betting.PL_PREFLOP_NL_POSTFLOP)
+"""Module constants: an enum's member read through its class is a slow attribute look-up
+(some sixty nanoseconds), and these are read for every hand and street."""
 
 
 class Legal:
@@ -176,9 +181,9 @@ class BettingState:
         self.acted_level: list[int | None] = [None] * n
         self.pot_before_round = 0
         self.street_total = 0
-        self.street = Street.PREFLOP
-        self.is_limit = betting is Betting.FIXED_LIMIT
-        self.pot_limit = betting in (Betting.POT_LIMIT, Betting.PL_PREFLOP_NL_POSTFLOP)
+        self.street = _PREFLOP
+        self.is_limit = betting is _FIXED_LIMIT
+        self.pot_limit = betting in _POT_LIMIT_PREFLOP
         self.current_bet = 0
         self.last_full_raise = big_blind
         self.short_raise = False  # the last raise was an all-in for less than a full raise
@@ -343,8 +348,8 @@ class BettingState:
         if self.is_limit and bet > self.big_blind and self.small_bet:
             self.raises += (bet - self.big_blind) // self.small_bet  # a straddle is a raise
         self.limit_size = self.small_bet
-        self.street = Street.PREFLOP
-        self.pot_limit = self.betting in (Betting.POT_LIMIT, Betting.PL_PREFLOP_NL_POSTFLOP)
+        self.street = _PREFLOP
+        self.pot_limit = self.betting in _POT_LIMIT_PREFLOP
         self._open_round(first)
 
     def _open_round(self, first: int) -> None:
@@ -368,9 +373,9 @@ class BettingState:
         self.short_raise = False
         self.full_level = 0
         self.raises = 0
-        self.limit_size = self.small_bet if street <= Street.FLOP else self.big_bet
-        self.pot_limit = self.betting is Betting.POT_LIMIT
-        if street < Street.SHOWDOWN:
+        self.limit_size = self.small_bet if street <= _FLOP else self.big_bet
+        self.pot_limit = self.betting is _POT_LIMIT
+        if street < _SHOWDOWN:
             self._open_round(0)
         else:
             self.needs = [False] * self.n
