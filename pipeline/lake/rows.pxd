@@ -1,6 +1,9 @@
 # C types for the compiled form (see setup.py); rows.py stays the source of truth.
 cimport cython
 from pipeline.lake.columns cimport card_text
+from pipeline.rules.context cimport Step
+
+cdef object _SHOW, _POST, _DEAL, _SMALL, _BIG
 
 @cython.locals(
     seats=tuple, names=list, recorded=dict, cashed=dict, shown=set, players=dict, won_of=dict,
@@ -15,3 +18,6 @@ cpdef Py_ssize_t _add_seat_rows(
 cpdef Py_ssize_t _add_action_rows(
     list rows, list names, list cards, list runs, object hand, object judged
 ) except -1
+
+@cython.locals(steps=tuple, step=Step, shown=set)
+cpdef set _shown(object judged, object hand)

@@ -21,7 +21,7 @@ from pipeline.lake.columns import card_text, kind_of, to_arrays
 from pipeline.lake.schema import TABLES
 from pipeline.model import ActionType, Blind, HandRecord, Status
 from pipeline.pots import split_evenly
-from pipeline.rules import Replay, Step
+from pipeline.rules import Replay
 from pipeline.rules.context import StepValues, step_values
 from pipeline.rules.state import Street
 from pipeline.rules.stats import FLAG_NAMES, Flags, seat_flags
@@ -54,6 +54,16 @@ def positions(n: int) -> list[str]:
     >>> positions(10)[2:9]
     ['UTG', 'UTG+1', 'UTG+2', 'UTG+3', 'MP', 'HJ', 'CO']
     """
+    known = _POSITIONS.get(n)
+    if known is None:  # named once per table size (a fresh list each call: callers own it)
+        known = _POSITIONS[n] = tuple(_named(n))
+    return list(known)
+
+
+_POSITIONS: dict[int, tuple[str, ...]] = {}
+
+
+def _named(n: int) -> list[str]:
     if n <= 2:
         return ["BB", "BTN"][-n:] if n else []
     middle = n - 3
@@ -465,7 +475,7 @@ def _add_seat_rows(
             for c in result.collected:
                 recorded[c.seat] = recorded.get(c.seat, 0) + c.amount
         cashed = {c.seat: (c.amount, c.fee) for c in result.cash_outs}
-    shown = {a.seat for a in hand.actions if a.type is _SHOW}
+    shown = _shown(judged, hand)
     players = {s.seat: s for s in hand.seats}
     won_of, finals, hole = settled.won, settled.final_stacks, judged.hole_cards
     highs, lows = settled.high_hands, settled.low_hands
@@ -506,6 +516,19 @@ def _add_seat_rows(
     return len(seats)
 
 
+def _shown(judged: Replay, hand: HandRecord) -> set[int | None]:
+    """Return the seats that showed cards: from the steps (the compiled form reads them as
+    C structs), or from the log's actions when the replay stopped before its end."""
+    steps = judged.steps
+    if len(steps) < len(hand.actions):
+        return {a.seat for a in hand.actions if a.type is _SHOW}
+    shown = set()
+    for step in steps:
+        if step.type is _SHOW:
+            shown.add(step.seat)
+    return shown
+
+
 def _add_action_rows(
     rows: list[StepValues | _Unreplayed],
     names: list[object],
@@ -521,7 +544,7 @@ def _add_action_rows(
     fatal violation) has the log's own values and none of the rules' (street, pot …).
     """
     steps = judged.steps
-    added = _with_unreplayed(steps, hand) if len(steps) < len(hand.actions) else step_values(steps)
+    added = _with_unreplayed(judged, hand) if len(steps) < len(hand.actions) else step_values(steps)
     rows.extend(added)
     players: dict[int | None, str] = {s.seat: s.player for s in hand.seats}
     actions = hand.actions
@@ -534,10 +557,11 @@ def _add_action_rows(
     return len(added)
 
 
-def _with_unreplayed(steps: tuple[Step, ...], hand: HandRecord) -> list[StepValues | _Unreplayed]:
+def _with_unreplayed(judged: Replay, hand: HandRecord) -> list[StepValues | _Unreplayed]:
     """Return the steps' values (:meth:`Step.values`) with a row added, in order, for each
     action the replay did not reach: its seat, type, and amount and raise total as the log
     records them."""
+    steps = judged.steps
     reached = {step.seq for step in steps}
     rows: list[StepValues | _Unreplayed] = list(step_values(steps))
     for seq, a in enumerate(hand.actions):
