@@ -7,6 +7,7 @@ from pipeline.rules.state cimport BettingState
 @cython.locals(i=Py_ssize_t, want=Py_ssize_t)
 cpdef deal(Run run, Py_ssize_t seq, object action)
 
+@cython.locals(card=cython.longlong, bit=cython.ulonglong)
 cpdef _see_cards(Run run, Py_ssize_t seq, object cards, object seat)
 
 @cython.locals(state=BettingState)
@@ -20,3 +21,4 @@ cpdef object _street_of(Py_ssize_t size)
 cpdef object board_street(Run run, object action)
 
 cdef object _SHOW, _SHOWDOWN
+cdef long long _CARDS

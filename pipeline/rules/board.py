@@ -15,6 +15,8 @@ from pipeline.rules.forced import close_posts
 from pipeline.rules.state import Street
 from pipeline.violations import Code
 
+_CARDS = 52  # a card is an int below it (pipeline.cards)
+
 # Enum members compared at every action, bound once (C constants in the compiled engine).
 _SHOW, _SHOWDOWN = ActionType.SHOW, Street.SHOWDOWN
 
@@ -51,9 +53,9 @@ def deal(run: Run, seq: int, action: Action) -> None:
 
 def _see_cards(run: Run, seq: int, cards: Iterable[int], seat: int | None) -> None:
     for card in cards:
-        if card == UNKNOWN:
+        if not 0 <= card < _CARDS:  # unknown (readers take no other int that is not a card)
             continue
-        bit = 1 << card
+        bit = 1 << card  # the compiled engine keeps the cards seen in one 64-bit word
         if run.seen & bit:
             run.flag(
                 Code.DUPLICATE_CARD,

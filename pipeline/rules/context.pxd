@@ -14,7 +14,8 @@ cdef class Step:
     cpdef tuple values(self)
 
 cdef class Run:
-    cdef public object hand, rules, straddle_index, river_aggressor, last_aggressor, seen
+    cdef public object hand, rules, straddle_index, river_aggressor, last_aggressor
+    cdef public unsigned long long seen
     cdef public list seats, violations, steps, big_posts, shared_board, expected_uncalled
     cdef public list seat_posts
     cdef public list returned, shows
