@@ -280,7 +280,7 @@ def _settle_one(judged: Replay, show: _Showdown | None, rules: RuleSet) -> Settl
         listed: Sequence[int] = ()
     else:
         rake = result.rake if result.rake is not None else 0
-        fees = sum(f.amount for f in result.fees) if result.fees else 0
+        fees = sum([f.amount for f in result.fees]) if result.fees else 0
         added = result.added
         listed = result.pots
     raw = build_pots(judged.invested, judged.folded, judged.dead, judged.antes)
@@ -302,9 +302,11 @@ def _settle_one(judged: Replay, show: _Showdown | None, rules: RuleSet) -> Settl
         fee_shares = allocate_rake(
             amounts, min(fees, total - sum(shares)), policy=rules.rake_allocation
         )
-    if any(a < r + f for a, r, f in zip(amounts, shares, fee_shares, strict=True)):
-        left = [a - r for a, r in zip(amounts, shares, strict=True)]
-        fee_shares = allocate_rake(left, sum(fee_shares), policy=rules.rake_allocation)
+    for a, r, f in zip(amounts, shares, fee_shares, strict=True):  # (a loop: compiled, a
+        if a < r + f:  # cpdef function holds no generator) a pot the fees overfill
+            left = [a - r for a, r in zip(amounts, shares, strict=True)]
+            fee_shares = allocate_rake(left, sum(fee_shares), policy=rules.rake_allocation)
+            break
     pot_list: list[Pot] = []
     nets: list[int] = []  # each pot's Pot.net
     for k, (amount, eligible) in enumerate(raw):
@@ -325,7 +327,7 @@ def _settle_one(judged: Replay, show: _Showdown | None, rules: RuleSet) -> Settl
             for pot, net in zip(pots, nets, strict=True):
                 _award_pot(book, pot, net, show, runs, hilo)
     else:
-        winner = next(s for i, s in enumerate(seats) if not judged.folded[i])
+        winner = seats[judged.folded.index(False)]  # the one player left
         for pot, net in zip(pots, nets, strict=True):
             if net:
                 awards.append(Award(pot.index, 1, _WHOLE, winner, net, rules=_ROUND_END))
@@ -415,8 +417,8 @@ def _award_pot(book: Book, pot: Pot, net: int, show: _Showdown, runs: int, hilo:
                 # the odd chip goes to the half whose winner sits first left of the button
                 order = {seat: i for i, seat in enumerate(judged.seats)}
                 best_high, best_low = max(highs.values()), max(lows.values())
-                first_high = min(order[s] for s, v in highs.items() if v == best_high)
-                first_low = min(order[s] for s, v in lows.items() if v == best_low)
+                first_high = min([order[s] for s, v in highs.items() if v == best_high])
+                first_low = min([order[s] for s, v in lows.items() if v == best_low])
                 if first_low < first_high:
                     high_part, low_part = low_part, high_part
             high_odd = odd if high_part > low_part else ()

@@ -135,16 +135,18 @@ def _digest(form: str) -> list[str]:
 def test_every_c_types_file_belongs_to_a_compiled_module() -> None:
     # the engine's modules share C types: each has its .pxd; the others need none, but for
     # the one that fills NumPy arrays (lake/columns), the one that gathers a hand's rows
-    # (lake/rows) and the decoder's loops over characters and integers
+    # (lake/rows), settlement's dicts and lists, and the decoder's loops over characters
+    # and integers
     types = {p.relative_to(PACKAGE).with_suffix("").as_posix() for p in PACKAGE.rglob("*.pxd")}
     assert types <= set(COMPILED)
-    others = {"lake/columns", "lake/rows", "formats/jsonl", "formats/limits"}
+    others = {"lake/columns", "lake/rows", "settle", "formats/jsonl", "formats/limits"}
     assert types - others == {name for name in COMPILED if name.startswith("rules/")}
     # and a wheel built from the sources carries every one (a module compiled without its
     # .pxd would build, untyped, and run slower without a word)
     data = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8"))
     packaged = data["tool"]["setuptools"]["package-data"]["pipeline"]
-    assert {f"{name.rpartition('/')[0]}/*.pxd" for name in types} <= set(packaged)
+    folders = {name.rpartition("/")[0] for name in types}  # "": the package's own folder
+    assert {f"{folder}/*.pxd" if folder else "*.pxd" for folder in folders} <= set(packaged)
     assert all((PACKAGE / f"{name}.py").exists() for name in COMPILED)
     assert len(set(COMPILED)) == len(COMPILED)
 
