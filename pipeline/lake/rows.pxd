@@ -3,7 +3,8 @@ cimport cython
 from pipeline.lake.columns cimport card_text
 from pipeline.rules.context cimport Step
 
-cdef object _SHOW, _POST, _DEAL, _SMALL, _BIG
+cdef object _SHOW, _POST, _DEAL, _SMALL, _BIG, _LOW
+cdef tuple _NOBODY
 
 @cython.locals(
     seats=tuple, names=list, recorded=dict, cashed=dict, shown=set, players=dict, won_of=dict,
@@ -21,3 +22,7 @@ cpdef Py_ssize_t _add_action_rows(
 
 @cython.locals(steps=tuple, step=Step, shown=set)
 cpdef set _shown(object judged, object hand)
+
+@cython.locals(winners=dict, seats=list, parts=list, runs=Py_ssize_t, before=Py_ssize_t,
+               runout=Py_ssize_t)
+cpdef tuple _add_pot_rows(list rows, list awards, object settled)

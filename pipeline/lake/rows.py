@@ -297,59 +297,9 @@ class ChunkRows:
         return _add_action_rows(self._steps, names, cards, runs, hand, judged)
 
     def _add_pots(self, settled: Settlement) -> tuple[int, int]:
-        """Add the awards, and a row per pot and runout (each pot is split between its
-        boards as settlement splits it, the odd chips to the first); return how many rows
-        of each."""
-        runs = settled.runouts
-        winners: dict[tuple[int, int, bool], list[int]] = {}  # (pot, runout, low): seats
-        awards = self._rows["awards"]
-        for a in settled.awards:
-            half = a.half
-            seat = a.seat
-            key = (a.pot, a.runout, half is _LOW)  # a whole pot is listed as its high
-            seats = winners.get(key)
-            if seats is None:
-                winners[key] = [seat]
-            elif seat not in seats:
-                seats.append(seat)
-            used = a.cards_used
-            awards.append(
-                (
-                    a.pot,  # pot_index
-                    a.runout,
-                    half,
-                    seat,
-                    a.amount,
-                    a.description or None,  # hand_description
-                    card_text(used) if used else None,
-                    a.rules,  # a tuple: Arrow reads it as the list it is
-                )
-            )
-        rows = self._rows["pots"]
-        before = len(rows)
-        for pot in settled.pots:
-            if runs == 1:
-                parts = [(pot.amount, pot.rake)]
-            else:  # what each runout pays out, and the rake, fees and added money it carries
-                nets, rakes = split_evenly(pot.net, runs), split_evenly(pot.rake, runs)
-                fees, added = split_evenly(pot.fees, runs), split_evenly(pot.added, runs)
-                parts = [
-                    (n + r + f - a, r) for n, r, f, a in zip(nets, rakes, fees, added, strict=True)
-                ]
-            index = pot.index
-            for runout, (amount, rake) in enumerate(parts, start=1):
-                rows.append(
-                    (
-                        index,  # pot_index
-                        runout,
-                        amount,
-                        rake,  # rake_share
-                        pot.eligible,  # eligible_seats (a tuple, read as a list)
-                        winners.get((index, runout, False), _NOBODY),
-                        winners.get((index, runout, True), _NOBODY),
-                    )
-                )
-        return len(rows) - before, len(settled.awards)
+        """Add the awards, and a row per pot and runout (:func:`_add_pot_rows`); return how
+        many rows of each."""
+        return _add_pot_rows(self._rows["pots"], self._rows["awards"], settled)
 
     def flush(self) -> None:
         """Turn the rows gathered since the last flush into Arrow tables, and drop them."""
@@ -527,6 +477,62 @@ def _shown(judged: Replay, hand: HandRecord) -> set[int | None]:
         if step.type is _SHOW:
             shown.add(step.seat)
     return shown
+
+
+def _add_pot_rows(
+    rows: list[tuple[object, ...]], awards: list[tuple[object, ...]], settled: Settlement
+) -> tuple[int, int]:
+    """Add a settlement's awards to ``awards``, and a row per pot and runout to ``rows``
+    (each pot is split between its boards as settlement splits it, the odd chips to the
+    first); return how many rows of each."""
+    runs = settled.runouts
+    winners: dict[tuple[int, int, bool], list[int]] = {}  # (pot, runout, low): seats
+    for a in settled.awards:
+        half = a.half
+        seat = a.seat
+        key = (a.pot, a.runout, half is _LOW)  # a whole pot is listed as its high
+        seats = winners.get(key)
+        if seats is None:
+            winners[key] = [seat]
+        elif seat not in seats:
+            seats.append(seat)
+        used = a.cards_used
+        awards.append(
+            (
+                a.pot,  # pot_index
+                a.runout,
+                half,
+                seat,
+                a.amount,
+                a.description or None,  # hand_description
+                card_text(used) if used else None,
+                a.rules,  # a tuple: Arrow reads it as the list it is
+            )
+        )
+    before = len(rows)
+    for pot in settled.pots:
+        if runs == 1:
+            parts = [(pot.amount, pot.rake)]
+        else:  # what each runout pays out, and the rake, fees and added money it carries
+            nets, rakes = split_evenly(pot.net, runs), split_evenly(pot.rake, runs)
+            fees, added = split_evenly(pot.fees, runs), split_evenly(pot.added, runs)
+            parts = [
+                (n + r + f - a, r) for n, r, f, a in zip(nets, rakes, fees, added, strict=True)
+            ]
+        index = pot.index
+        for runout, (amount, rake) in enumerate(parts, start=1):
+            rows.append(
+                (
+                    index,  # pot_index
+                    runout,
+                    amount,
+                    rake,  # rake_share
+                    pot.eligible,  # eligible_seats (a tuple, read as a list)
+                    winners.get((index, runout, False), _NOBODY),
+                    winners.get((index, runout, True), _NOBODY),
+                )
+            )
+    return len(rows) - before, len(settled.awards)
 
 
 def _add_action_rows(
