@@ -158,8 +158,8 @@ class _Batch(Struct):
     each group is the hand's showdown and the seats of its rows (consecutive rows)."""
 
     groups: list[tuple[_Showdown, tuple[int, ...]]] = field(default_factory=list)
-    holes: list[tuple[int, ...]] = field(default_factory=list)
-    boards: list[tuple[int, ...]] = field(default_factory=list)
+    holes: list[int] = field(default_factory=list)  # each row's hole cards, one after another
+    boards: list[int] = field(default_factory=list)  # each row's five board cards, the same
 
 
 def _evaluate(replays: Sequence[Replay]) -> list[_Showdown | None]:
@@ -199,13 +199,14 @@ def _evaluate(replays: Sequence[Replay]) -> list[_Showdown | None]:
         if batch is None:
             batch = batches[k] = _Batch()
         group = (show, tuple(seats))
-        for board in boards:
+        for board in boards:  # whole: five cards (_cards_sound)
             batch.groups.append(group)
-            batch.holes += holes
-            batch.boards += [board] * len(holes)
-    for batch in batches.values():
-        holes_array = np.array(batch.holes, dtype=np.int8)
-        boards_array = np.array(batch.boards, dtype=np.int8)
+            for cards in holes:
+                batch.holes.extend(cards)
+            batch.boards.extend(board * len(holes))
+    for k, batch in batches.items():  # flat lists: NumPy reads them much faster than rows
+        holes_array = np.array(batch.holes, dtype=np.int8).reshape(-1, k)
+        boards_array = np.array(batch.boards, dtype=np.int8).reshape(-1, 5)
         result = evaluate_batch(holes_array, boards_array, low=True, check=False)
         _distribute(result, batch.groups)
     return out
