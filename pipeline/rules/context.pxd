@@ -17,7 +17,7 @@ cdef class Run:
     cdef public object hand, rules, straddle_index, river_aggressor, last_aggressor
     cdef public unsigned long long seen
     cdef public list seats, violations, steps, big_posts, shared_board, expected_uncalled
-    cdef public list seat_posts
+    cdef public list seat_posts, deck_seqs
     cdef public list returned, shows
     cdef public dict index, hole, dealt, run_boards
     cdef public set antes

@@ -212,6 +212,7 @@ class Run:
         "bb_index",
         "big_posts",
         "dealt",
+        "deck_seqs",
         "expected_uncalled",
         "exposed",
         "hand",
@@ -263,6 +264,7 @@ class Run:
         self.antes: set[int] = set()
         self.hole: dict[int, tuple[int, ...]] = {}
         self.dealt: dict[int, tuple[int, ...]] = {}
+        self.deck_seqs: list[int] = []  # the deal and board actions' seqs (R3.deck-order)
         self.seen = 0
         self.shared_board: list[int] = []
         self.run_boards: dict[int, list[int]] = {}

@@ -11,6 +11,8 @@ each runout from the cards that follow the previous one, each street after a bur
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pipeline.cards import UNKNOWN, format_cards
 from pipeline.model import ActionType, HandRecord
 
@@ -40,8 +42,14 @@ def _same(dealt: tuple[int, ...], expected: tuple[int, ...]) -> bool:
     return True
 
 
-def check_deck_order(hand: HandRecord, seats: list[int]) -> list[tuple[int, int | None, str]]:
-    """Return ``(seq, seat, message)`` for every dealt card that the deck order contradicts."""
+def check_deck_order(
+    hand: HandRecord, seats: list[int], seqs: Sequence[int] | None = None
+) -> list[tuple[int, int | None, str]]:
+    """Return ``(seq, seat, message)`` for every dealt card that the deck order contradicts.
+
+    ``seqs``: the positions of the hand's deal and board actions, in order, when the caller
+    knows them (the replay does), else every action is looked at.
+    """
     deck = hand.deck or ()
     n = len(seats)
     k = hand.game.hole_cards
@@ -53,7 +61,9 @@ def check_deck_order(hand: HandRecord, seats: list[int]) -> list[tuple[int, int 
     run_pointer: dict[int, int] = {}
     run_cards: dict[int, int] = {}
     shared_end = pointer
-    for seq, action in enumerate(hand.actions):
+    actions = hand.actions
+    for seq in range(len(actions)) if seqs is None else seqs:
+        action = actions[seq]
         kind = action.type
         if kind is not _DEAL and kind is not _BOARD:
             continue  # most actions: bets, posts, shows

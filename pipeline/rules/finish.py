@@ -49,7 +49,7 @@ def finish(run: Run) -> None:
             actual="none",
         )
     if hand.deck is not None:
-        for seq, seat, message in check_deck_order(hand, run.seats):
+        for seq, seat, message in check_deck_order(hand, run.seats, run.deck_seqs):
             run.flag(Code.DEAL_ORDER_MISMATCH, message, seq=seq, seat=seat)
     _check_cards_drawn(run)
     _check_showdown_order(run)

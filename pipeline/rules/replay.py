@@ -144,6 +144,7 @@ def _step(run: Run, seq: int, action: Action) -> None:
         poster = None if action.seat is None else run.index.get(action.seat)
         all_in = poster is not None and state.all_in[poster]  # a post of the whole stack
     elif kind is _DEAL:
+        run.deck_seqs.append(seq)
         deal(run, seq, action)
     elif kind in _BETTING:
         if run.posts_open:
@@ -151,6 +152,7 @@ def _step(run: Run, seq: int, action: Action) -> None:
         bet(run, seq, action)
         return  # bet records its own step
     elif kind is _BOARD:
+        run.deck_seqs.append(seq)
         board(run, seq, action)
         street = board_street(run, action)
     else:
