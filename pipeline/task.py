@@ -27,9 +27,11 @@ from pipeline.lake.staged import is_url, write_staged
 from pipeline.model import HandRecord, Status
 from pipeline.rules import RuleSet, replay
 from pipeline.settle import settle_many
-from pipeline.violations import Reject
+from pipeline.violations import Code, Reject
 
 __all__ = ["BATCH_HANDS", "ChunkResult", "ChunkTask", "process_chunk"]
+
+_PARTIAL = Status.PARTIAL
 
 BATCH_HANDS = 1000
 """Hands a task judges at once (one evaluator batch), then turns into Arrow columns: a
@@ -142,6 +144,9 @@ def _process(task: ChunkTask) -> ChunkResult:
         rows.add_reject(reject)
     result.read = len(task.rejects)
     result.rejects = len(task.rejects)
+    statuses: list[Status] = []
+    codes: Counter[Code] = Counter()
+    payouts: list[bool | None] = []
     decoded = (decode_line(body, task.source, n, complete=c) for n, body, c in task.lines)
     items = itertools.chain(decoded, task.records)
     while batch := list(itertools.islice(items, BATCH_HANDS)):
@@ -163,18 +168,22 @@ def _process(task: ChunkTask) -> ChunkResult:
         del batch
         replays = [replay(hand, task.rules) for hand in hands]
         settlements = settle_many(replays, task.rules)
+        add_hand = rows.add_hand
         for hand, judged, settled in zip(hands, replays, settlements, strict=True):
-            status = rows.add_hand(hand, judged, settled)
-            result.statuses[status.value] += 1
-            if status is Status.PARTIAL:
+            status = add_hand(hand, judged, settled)
+            statuses.append(status)
+            if status is _PARTIAL:
                 result.partial.add((hand.site, hand.hand_id))
-            for found in (judged.violations, settled.violations):
-                for v in found:
-                    result.codes[v.code.value] += 1
-            result.payouts[str(settled.payouts_match).lower()] += 1
+            if judged.violations or settled.violations:
+                codes.update([v.code for v in judged.violations + settled.violations])
+            payouts.append(settled.payouts_match)
         result.hands += len(hands)
         rows.flush()
         del hands, replays, settlements  # before the next batch is decoded
+    # counted by member (cheap per hand), reported by the names the manifest uses
+    result.statuses = Counter({status.value: n for status, n in Counter(statuses).items()})
+    result.codes = Counter({code.value: n for code, n in codes.items()})
+    result.payouts = Counter({str(match).lower(): n for match, n in Counter(payouts).items()})
     result.keys = rows.keys()
     result.digests = digests(result.keys)  # here, not in the driver every worker waits on
     for name, table in rows.tables().items():
