@@ -14,6 +14,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import msgspec
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
@@ -21,14 +22,15 @@ from typer.testing import CliRunner
 from pipeline.cli import app, main
 from pipeline.formats.jsonl import read_jsonl, write_jsonl
 from pipeline.generate import generate_hands
+from pipeline.lake.columns import to_arrays
 from pipeline.lake.manifest import load_manifest
 from pipeline.lake.query import run_query
-from pipeline.lake.rows import _STEPS, _minified
+from pipeline.lake.rows import _STEP_KINDS, _STEPS, _minified, _step_arrays
 from pipeline.lake.schema import TABLES, describe, snapshot
 from pipeline.lake.store import LOCK, LakeLocked, lake_lock
 from pipeline.model import HandRecord
 from pipeline.reports.explain import explain
-from pipeline.rules import get_rule_set
+from pipeline.rules import get_rule_set, replay
 from pipeline.rules.context import STEP_FIELDS
 from pipeline.run import _Made, run_lake
 from tests.handbuilder import blinds, build, collected, deal, fold, uncalled, with_result
@@ -778,6 +780,23 @@ def test_the_actions_struct_follows_the_fields_of_a_step() -> None:
     renamed = {"to": "to_amount", "codes": "violation"}
     assert [renamed.get(name, name) for name in STEP_FIELDS] == _STEPS.names
     assert set(_STEPS.names) <= set(TABLES["actions"].names)
+
+
+def test_steps_read_field_by_field_give_the_columns_of_their_values() -> None:
+    # a batch of whole replays is converted from the steps' fields; one with an action the
+    # replay did not reach, from every step's values: the two give the same columns
+    steps = [s for hand in generate_hands(200, seed=23, faults=0.3) for s in replay(hand).steps]
+    assert any(s.seat is None for s in steps) and any(s.codes for s in steps)
+    assert any(s.min_to is None for s in steps) and any(s.min_to is not None for s in steps)
+    fields = _step_arrays(steps)
+    values = to_arrays([s.values() for s in steps], _STEP_KINDS, _STEPS.types)
+    assert len(fields) == len(values) == len(_STEPS)
+    for name, ours, theirs in zip(_STEPS.names, fields, values, strict=True):
+        if isinstance(theirs, pa.Array):
+            assert isinstance(ours, pa.Array) and ours.type == theirs.type, name
+            assert ours.equals(theirs), name
+        else:
+            assert ours == theirs, name
 
 
 def test_hands_by_variant_counts_hands_with_errors_and_errors_apart(tmp_path: Path) -> None:

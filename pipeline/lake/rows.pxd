@@ -15,10 +15,18 @@ cpdef Py_ssize_t _add_seat_rows(
     list rows, list flag_rows, list pot_rows, object hand, object judged, object settled
 ) except -1
 
-@cython.locals(added=list, players=dict, actions=tuple, row=tuple, steps=tuple)
+@cython.locals(added=list, players=dict, actions=tuple, row=tuple, steps=tuple, step=Step)
 cpdef Py_ssize_t _add_action_rows(
     list rows, list names, list cards, list runs, object hand, object judged
 ) except -1
+
+cpdef _add_action_keys(list names, list cards, list runs, object action, object player)
+
+@cython.locals(n=Py_ssize_t, i=Py_ssize_t, k=Py_ssize_t, step=Step, kinds=list, codes=list,
+               int_view=cython.longlong[:, ::1], flag_view=cython.uchar[::1])
+cpdef list _step_arrays(list steps)
+
+cdef long long _ABSENT
 
 @cython.locals(steps=tuple, step=Step, shown=set)
 cpdef set _shown(object judged, object hand)

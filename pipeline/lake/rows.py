@@ -19,10 +19,10 @@ import pyarrow.compute as pc
 from pipeline.cards import UNKNOWN
 from pipeline.lake.columns import card_text, kind_of, to_arrays
 from pipeline.lake.schema import TABLES
-from pipeline.model import ActionType, Blind, HandRecord, Status
+from pipeline.model import Action, ActionType, Blind, HandRecord, Status
 from pipeline.pots import split_evenly
-from pipeline.rules import Replay
-from pipeline.rules.context import StepValues, step_values
+from pipeline.rules import Replay, context
+from pipeline.rules.context import StepValues
 from pipeline.rules.state import Street
 from pipeline.rules.stats import FLAG_NAMES, Flags, seat_flags
 from pipeline.settle import Half, Settlement, error_count, hand_status
@@ -127,6 +127,7 @@ _STEPS = pa.schema(  # the steps' columns, in Step's field order
     ]
 )
 _STEP_KINDS = [kind_of(f.type) for f in _STEPS]
+_STEP_INTS = [f.name for f in _STEPS if pa.types.is_integer(f.type)]  # in _STEPS order
 _HAND_KEYS = ("site", "hand_id", "month", "scale")
 """The columns a hand's rows have in common (each table has those its schema names)."""
 _PER_HAND = ("seats", "actions", "pots", "awards", "violations")
@@ -183,7 +184,8 @@ class ChunkRows:
         self._seat_tail: tuple[list[Flags], list[tuple[int, ...]]] = ([], [])  # flags, pots
         self._hand_keys: list[list[object]] = [[] for _ in _HAND_KEYS]  # per hand added
         self._counts: dict[str, list[int]] = {name: [] for name in _PER_HAND}  # rows per hand
-        self._steps: list[StepValues | _Unreplayed] = []
+        self._steps: list[context.Step | StepValues | _Unreplayed] = []  # values: see below
+        self._unreached = 0  # hands of the batch with actions the replay did not reach
         self._step_keys: list[list[object]] = [[], [], []]  # player, cards, runout
         self._keys: list[tuple[str, str]] = []
         self._done: dict[str, list[pa.Table]] = {name: [] for name in TABLES}
@@ -294,6 +296,8 @@ class ChunkRows:
         """Keep the steps' values; add the columns that come from the action rather than
         the step (:func:`_add_action_rows`). Return the number of rows."""
         names, cards, runs = self._step_keys
+        if len(judged.steps) < len(hand.actions):
+            self._unreached += 1  # its rows are values (StepValues and _Unreplayed)
         return _add_action_rows(self._steps, names, cards, runs, hand, judged)
 
     def _add_pots(self, settled: Settlement) -> tuple[int, int]:
@@ -311,6 +315,7 @@ class ChunkRows:
                     columns.update(self._keys_of(name, keys))
                     self._done[name].append(_table(schema, columns))
                     self._steps = []
+                    self._unreached = 0
                     self._step_keys = [[], [], []]
                 continue
             rows = self._rows[name]
@@ -361,7 +366,12 @@ class ChunkRows:
 
     def _step_columns(self) -> dict[str, pa.Array]:
         """Convert the steps' columns in one pass (:func:`to_arrays`), with the actions' own."""
-        gathered = to_arrays(self._steps, _STEP_KINDS, _STEPS.types)
+        steps = self._steps
+        if self._unreached:  # some rows are values already: every row as values
+            rows = [s if type(s) is tuple else s.values() for s in steps]  # type: ignore[union-attr]
+            gathered = to_arrays(rows, _STEP_KINDS, _STEPS.types)
+        else:
+            gathered = _step_arrays(steps)  # type: ignore[arg-type]  # Steps, every one
         columns: dict[str, pa.Array] = {}
         for name, column in zip(_STEPS.names, gathered, strict=True):
             if isinstance(column, pa.Array):
@@ -536,31 +546,86 @@ def _add_pot_rows(
 
 
 def _add_action_rows(
-    rows: list[StepValues | _Unreplayed],
+    rows: list[context.Step | StepValues | _Unreplayed],
     names: list[object],
     cards: list[object],
     runs: list[object],
     hand: HandRecord,
     judged: Replay,
 ) -> int:
-    """Add each step's values to ``rows``, and its action's player, cards and runout to
-    ``names``, ``cards`` and ``runs``; return how many.
+    """Add each step to ``rows``, and its action's player, cards and runout to ``names``,
+    ``cards`` and ``runs``; return how many.
 
     Every action of the log has a row: one the replay did not reach (it stopped at a
-    fatal violation) has the log's own values and none of the rules' (street, pot …).
+    fatal violation) has the log's own values and none of the rules' (street, pot …), and
+    then every row of the hand is added as values (:func:`_with_unreplayed`).
     """
     steps = judged.steps
-    added = _with_unreplayed(judged, hand) if len(steps) < len(hand.actions) else step_values(steps)
-    rows.extend(added)
-    players: dict[int | None, str] = {s.seat: s.player for s in hand.seats}
     actions = hand.actions
-    for row in added:
-        action = actions[row[0]]  # the step's seq
-        names.append(players.get(row[2]))  # the step's seat's player (board cards: None)
-        dealt = action.cards
-        cards.append(None if dealt is None else card_text(dealt))
-        runs.append(action.run)  # runout
-    return len(added)
+    players: dict[int | None, str] = {s.seat: s.player for s in hand.seats}
+    if len(steps) < len(actions):
+        added = _with_unreplayed(judged, hand)
+        rows.extend(added)
+        for row in added:
+            _add_action_keys(names, cards, runs, actions[row[0]], players.get(row[2]))
+        return len(added)
+    rows.extend(steps)
+    for step in steps:  # the step's action, and its seat's player (board cards: None)
+        _add_action_keys(names, cards, runs, actions[step.seq], players.get(step.seat))
+    return len(steps)
+
+
+def _add_action_keys(
+    names: list[object], cards: list[object], runs: list[object], action: Action, player: object
+) -> None:
+    """Add an action's player, cards and runout to their columns."""
+    names.append(player)
+    dealt = action.cards
+    cards.append(None if dealt is None else card_text(dealt))
+    runs.append(action.run)
+
+
+_ABSENT = -(2**63)
+"""Written for a step's integer field that is None, then masked: no value is near it (money
+stays within the reader's limits, seats and seqs are small)."""
+
+
+def _step_arrays(steps: list[context.Step]) -> list[pa.Array | list[object]]:
+    """Return the steps' columns as :func:`~pipeline.lake.columns.to_arrays` returns those
+    of their values (in :data:`_STEPS` order: an Arrow array per integer and boolean field,
+    a list of the type and of the codes), read straight from the steps (compiled, their C
+    fields), without a tuple of values per step."""
+    n = len(steps)
+    ints = np.zeros((len(_STEP_INTS), n), np.int64)
+    all_in = np.zeros(n, np.uint8)
+    kinds: list[object] = [None] * n
+    codes: list[object] = [None] * n
+    int_view = ints
+    flag_view = all_in
+    for i in range(n):
+        step = steps[i]
+        int_view[0, i] = step.seq
+        int_view[1, i] = step.street
+        int_view[2, i] = _ABSENT if step.seat is None else step.seat
+        int_view[3, i] = _ABSENT if step.amount is None else step.amount
+        int_view[4, i] = _ABSENT if step.to is None else step.to
+        int_view[5, i] = step.pot_before
+        int_view[6, i] = _ABSENT if step.stack_before is None else step.stack_before
+        int_view[7, i] = _ABSENT if step.to_call is None else step.to_call
+        int_view[8, i] = _ABSENT if step.min_to is None else step.min_to
+        int_view[9, i] = _ABSENT if step.max_to is None else step.max_to
+        flag_view[i] = step.all_in
+        kinds[i] = step.type
+        codes[i] = step.codes
+    columns: dict[str, pa.Array | list[object]] = {"type": kinds, "violation": codes}
+    columns["all_in"] = pa.array(all_in.view(np.bool_), pa.bool_())
+    for k, name in enumerate(_STEP_INTS):
+        values = ints[k]
+        absent = values == _ABSENT
+        array = pa.array(values, pa.int64(), mask=absent if absent.any() else None)
+        wanted = _STEPS.field(name).type
+        columns[name] = array if wanted == pa.int64() else array.cast(wanted)
+    return [columns[name] for name in _STEPS.names]
 
 
 def _with_unreplayed(judged: Replay, hand: HandRecord) -> list[StepValues | _Unreplayed]:
@@ -569,7 +634,7 @@ def _with_unreplayed(judged: Replay, hand: HandRecord) -> list[StepValues | _Unr
     records them."""
     steps = judged.steps
     reached = {step.seq for step in steps}
-    rows: list[StepValues | _Unreplayed] = list(step_values(steps))
+    rows: list[StepValues | _Unreplayed] = list(context.step_values(steps))
     for seq, a in enumerate(hand.actions):
         if seq not in reached:
             none = None  # what the rules compute: pot, stack, call, range, all-in
