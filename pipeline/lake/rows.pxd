@@ -31,6 +31,9 @@ cdef long long _ABSENT
 @cython.locals(steps=tuple, step=Step, shown=set)
 cpdef set _shown(object judged, object hand)
 
+@cython.locals(halves=dict, out=dict, high=set, low=set, counts=list, alone=cython.bint)
+cpdef dict _pot_kinds(object settled, bint hilo)
+
 @cython.locals(winners=dict, seats=list, parts=list, runs=Py_ssize_t, before=Py_ssize_t,
                runout=Py_ssize_t)
 cpdef tuple _add_pot_rows(list rows, list awards, object settled)

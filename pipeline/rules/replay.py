@@ -112,9 +112,7 @@ def _replay(hand: HandRecord, rules: RuleSet) -> Replay:
         big_bet=game.big_bet,
         rules=rules,
     )
-    run = Run(
-        hand=hand, rules=rules, seats=seats, index={s: i for i, s in enumerate(seats)}, state=state
-    )
+    run = Run(hand, rules, seats, {s: i for i, s in enumerate(seats)}, state)
     fatal = False
     try:
         check_setup(run)

@@ -465,10 +465,14 @@ class BettingState:
         if self.live > 1 and self.next_actor() is not None:
             return None
         bet = self.bet
-        top = max(bet)
+        top = 0
+        leader = -1
+        for j, b in enumerate(bet):  # the first highest bet (a loop: C integers compiled)
+            if b > top:
+                top = b
+                leader = j
         if top == 0:
             return None
-        leader = bet.index(top)
         second = 0
         for j, b in enumerate(bet):
             if j != leader and b > second:

@@ -14,7 +14,6 @@ steps, and no record is built until the end.
 
 from __future__ import annotations
 
-from itertools import repeat
 from typing import NamedTuple
 
 from pipeline.model import ActionType
@@ -131,7 +130,7 @@ def seat_flags(judged: Replay, positions: list[str]) -> list[Flags]:
     """
     seats = judged.seats
     n = len(seats)
-    rows = list(map(list, repeat(_CLEAR, n)))
+    rows = [list(_CLEAR) for _ in range(n)]
     index: dict[int | None, int] = {seat: i for i, seat in enumerate(seats)}
     preflop: list[_Decision] = []  # only its identity is used: pre-flop is handled at once
     by_street = {_PREFLOP: preflop, _FLOP: [], _TURN: [], _RIVER: []}
