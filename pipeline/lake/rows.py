@@ -184,8 +184,8 @@ class ChunkRows:
         self._seat_tail: tuple[list[Flags], list[tuple[int, ...]]] = ([], [])  # flags, pots
         self._hand_keys: list[list[object]] = [[] for _ in _HAND_KEYS]  # per hand added
         self._counts: dict[str, list[int]] = {name: [] for name in _PER_HAND}  # rows per hand
-        self._steps: list[context.Step | StepValues | _Unreplayed] = []  # values: see below
-        self._unreached = 0  # hands of the batch with actions the replay did not reach
+        self._steps: list[context.Step | StepValues | _Unreplayed] = []
+        self._unreached = 0  # hands of the batch whose rows are values (see _add_action_rows)
         self._step_keys: list[list[object]] = [[], [], []]  # player, cards, runout
         self._keys: list[tuple[str, str]] = []
         self._done: dict[str, list[pa.Table]] = {name: [] for name in TABLES}
@@ -293,8 +293,8 @@ class ChunkRows:
         return _add_seat_rows(self._rows["seats"], flags, pots, hand, judged, settled)
 
     def _add_actions(self, hand: HandRecord, judged: Replay) -> int:
-        """Keep the steps' values; add the columns that come from the action rather than
-        the step (:func:`_add_action_rows`). Return the number of rows."""
+        """Keep the steps; add the columns that come from the action rather than the step
+        (:func:`_add_action_rows`). Return the number of rows."""
         names, cards, runs = self._step_keys
         if len(judged.steps) < len(hand.actions):
             self._unreached += 1  # its rows are values (StepValues and _Unreplayed)

@@ -178,21 +178,7 @@ def step_values(steps: tuple[Step, ...]) -> list[StepValues]:
 
 def with_codes(step: Step, codes: tuple[Code, ...]) -> Step:
     """Return a copy of ``step`` that lists ``codes``."""
-    return Step(
-        step.seq,
-        step.street,
-        step.seat,
-        step.type,
-        step.amount,
-        step.to,
-        step.pot_before,
-        step.stack_before,
-        step.to_call,
-        step.min_to,
-        step.max_to,
-        step.all_in,
-        codes,
-    )
+    return Step(*step.values()[:-1], codes)
 
 
 class Stop(Exception):
