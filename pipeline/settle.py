@@ -303,9 +303,10 @@ def _settle_one(judged: Replay, show: _Showdown | None, rules: RuleSet) -> Settl
         fee_shares = allocate_rake(
             amounts, min(fees, total - sum(shares)), policy=rules.rake_allocation
         )
-    for a, r, f in zip(amounts, shares, fee_shares, strict=True):  # (a loop: compiled, a
-        if a < r + f:  # cpdef function holds no generator) a pot the fees overfill
-            left = [a - r for a, r in zip(amounts, shares, strict=True)]
+    # (a loop, not any() over a generator: a cpdef function holds no closure)
+    for a, r, f in zip(amounts, shares, fee_shares, strict=True):
+        if a < r + f:  # a pot the fees overfill: spread them over what the rake leaves
+            left = [held - taken for held, taken in zip(amounts, shares, strict=True)]
             fee_shares = allocate_rake(left, sum(fee_shares), policy=rules.rake_allocation)
             break
     pot_list: list[Pot] = []

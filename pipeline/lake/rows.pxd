@@ -28,7 +28,9 @@ cpdef list _step_arrays(list steps)
 
 cdef long long _ABSENT
 
-@cython.locals(steps=tuple, step=Step, shown=set)
+cpdef bint _stopped_early(object judged, object hand) except -1
+
+@cython.locals(step=Step, shown=set)
 cpdef set _shown(object judged, object hand)
 
 @cython.locals(halves=dict, out=dict, high=set, low=set, counts=list, alone=cython.bint)

@@ -296,7 +296,7 @@ class ChunkRows:
         """Keep the steps; add the columns that come from the action rather than the step
         (:func:`_add_action_rows`). Return the number of rows."""
         names, cards, runs = self._step_keys
-        if len(judged.steps) < len(hand.actions):
+        if _stopped_early(judged, hand):
             self._unreached += 1  # its rows are values (StepValues and _Unreplayed)
         return _add_action_rows(self._steps, names, cards, runs, hand, judged)
 
@@ -476,14 +476,19 @@ def _add_seat_rows(
     return len(seats)
 
 
+def _stopped_early(judged: Replay, hand: HandRecord) -> bool:
+    """Tell whether the replay stopped (at a fatal violation) before the log's last action:
+    then some actions have no step."""
+    return len(judged.steps) < len(hand.actions)
+
+
 def _shown(judged: Replay, hand: HandRecord) -> set[int | None]:
     """Return the seats that showed cards: from the steps (the compiled form reads them as
     C structs), or from the log's actions when the replay stopped before its end."""
-    steps = judged.steps
-    if len(steps) < len(hand.actions):
+    if _stopped_early(judged, hand):
         return {a.seat for a in hand.actions if a.type is _SHOW}
     shown = set()
-    for step in steps:
+    for step in judged.steps:
         if step.type is _SHOW:
             shown.add(step.seat)
     return shown
@@ -563,7 +568,7 @@ def _add_action_rows(
     steps = judged.steps
     actions = hand.actions
     players: dict[int | None, str] = {s.seat: s.player for s in hand.seats}
-    if len(steps) < len(actions):
+    if _stopped_early(judged, hand):
         added = _with_unreplayed(judged, hand)
         rows.extend(added)
         for row in added:
@@ -639,21 +644,7 @@ def _with_unreplayed(judged: Replay, hand: HandRecord) -> list[StepValues | _Unr
         if seq not in reached:
             none = None  # what the rules compute: pot, stack, call, range, all-in
             rows.append(
-                (
-                    seq,
-                    None,
-                    a.seat,
-                    a.type,
-                    a.amount,
-                    a.to,
-                    none,
-                    none,
-                    none,
-                    none,
-                    none,
-                    none,
-                    (),
-                )
+                (seq, None, a.seat, a.type, a.amount, a.to, none, none, none, none, none, none, ())
             )
     rows.sort(key=itemgetter(0))
     return rows
