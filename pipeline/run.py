@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import hashlib
+import itertools
 import os
 import secrets
 import shutil
@@ -27,6 +28,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
 
 from pipeline import __version__
 from pipeline.check import discover
@@ -43,6 +49,7 @@ from pipeline.files import sha256_of
 from pipeline.formats import (
     INPUT_FORMATS,
     detect_format,
+    framer,
     open_stream,
     read_hands,
     stream_reader,
@@ -320,13 +327,17 @@ def run_lake(
                 )
                 tasks = _tasks_of(name, sha, cut, entry, input_format)
                 assert pool is not None  # opened whenever there is a plan
+                converted = False  # a hand of a file one tool wrote is marked converted
                 for result in pool.map(process_chunk, tasks):
+                    converted = converted or result.converted
                     task_id = max(task_id, result.task_id + 1)
                     if remote is not None:
                         for _, relative, _ in result.files:
                             fetch(remote, relative, staging)
                     _account(result, entry, report, seen, staging, added)
                     progress("hands", result.read)
+                if converted:  # so all its hands are (see pipeline.formats.FILE_MARKED)
+                    _mark_converted(staging, added[first_file:])
                 for f in added[first_file:]:
                     f.input = entry.sha256  # stdin's hash is known only once it is read
                 if name == "-" and (entry.sha256 in ingested or entry.sha256 in planned):
@@ -498,9 +509,11 @@ class _Cut:
         lines: list[tuple[int, bytes, bool]] | None = None,
         rejects: list[Reject] | None = None,
         records: list[HandRecord | Reject] | None = None,
+        frames: list[object] | None = None,
+        frame_format: str = "",
     ) -> ChunkTask:
         """Return the task of one chunk of an input: raw lines (and the rejects found
-        cutting them), or a reader's records."""
+        cutting them), frames of ``frame_format``, or a reader's records."""
         return ChunkTask(
             task_id,
             source,
@@ -511,6 +524,8 @@ class _Cut:
             self.rules,
             self.staging,
             records or [],
+            frames or [],
+            frame_format,
         )
 
 
@@ -519,19 +534,24 @@ def _tasks_of(
 ) -> Iterator[ChunkTask]:
     """Cut one input into chunk tasks, reading it once (stdin is hashed as it is read).
 
-    JSON Lines is cut into raw lines that the tasks decode; another format is read here,
-    by its reader, and its records are cut into chunks. Stdin's format is ``input_format``
-    or told from its first bytes, as a file's is.
+    JSON Lines is cut into raw lines that the tasks decode; PokerStars and PHH text into
+    its hands' frames (:func:`pipeline.formats.framer`) that the tasks read; OHH is read
+    here, by its reader, and its records are cut into chunks. Stdin's format is
+    ``input_format`` or told from its first bytes, as a file's is.
     """
     if name == "-":
         yield from _stdin_tasks(cut, entry, input_format)
         return
     fmt = input_format or detect_format(name)
-    if fmt != "jsonl":
-        yield from _record_tasks(read_hands(name, input_format=fmt), name, sha, cut)
+    cutter = framer(fmt)
+    if fmt == "jsonl" or cutter is not None:
+        with open(name, "rb", buffering=READ_BUFFER) as stream:
+            if cutter is None:
+                yield from _line_tasks(stream, name, sha, cut)
+            else:
+                yield from _frame_tasks(cutter(stream, name), fmt, name, sha, cut)
         return
-    with open(name, "rb", buffering=READ_BUFFER) as stream:
-        yield from _line_tasks(stream, name, sha, cut)
+    yield from _record_tasks(read_hands(name, input_format=fmt), name, sha, cut)
 
 
 def _stdin_tasks(cut: _Cut, entry: InputEntry, input_format: str | None) -> Iterator[ChunkTask]:
@@ -539,8 +559,11 @@ def _stdin_tasks(cut: _Cut, entry: InputEntry, input_format: str | None) -> Iter
     end, ``entry`` gets the sha256 and size of every byte of it."""
     reader = _HashingReader(sys.stdin.buffer)
     fmt, stream = open_stream(reader, input_format)
+    cutter = framer(fmt)
     if fmt == "jsonl":
         yield from _line_tasks(stream, "<stdin>", "stdin", cut)
+    elif cutter is not None:
+        yield from _frame_tasks(cutter(stream, "<stdin>"), fmt, "<stdin>", "stdin", cut)
     else:
         yield from _record_tasks(stream_reader(fmt)(stream, "<stdin>"), "<stdin>", "stdin", cut)
     reader.finish()
@@ -571,6 +594,17 @@ def _record_tasks(
         yield cut.task(task_id, source, sha, records=records)
 
 
+def _frame_tasks(
+    frames: Iterable[object], fmt: str, source: str, sha: str, cut: _Cut
+) -> Iterator[ChunkTask]:
+    """Cut frames (a hand or a reject each) into tasks of ``cut.size`` frames."""
+    items = iter(frames)
+    task_id = cut.first_id
+    while batch := list(itertools.islice(items, cut.size)):
+        yield cut.task(task_id, source, sha, frames=batch, frame_format=fmt)
+        task_id += 1
+
+
 def _rows_kept(
     root: Path, staging: Path, retired: list[FileEntry], replaced: set[str], report: RunReport
 ) -> list[FileEntry]:
@@ -581,6 +615,23 @@ def _rows_kept(
         if again is not None:
             kept.append(again)
     return kept
+
+
+def _mark_converted(staging: Path, files: list[FileEntry]) -> None:
+    """Mark every hand of the staged ``hands`` files ``converted``: their file's tasks
+    read its hands apart, each marked on its own signs, and one of them showed a
+    converter's (a file comes from one tool)."""
+    for f in files:
+        if f.table != "hands":
+            continue
+        path = staging / f.path
+        table = pq.read_table(path)
+        if pc.all(table["converted"]).as_py():
+            continue
+        column = table.schema.get_field_index("converted")
+        marked = pa.array(np.ones(table.num_rows, np.bool_))
+        table = table.set_column(column, table.schema.field(column), marked)
+        pq.write_table(table, path, compression="zstd")
 
 
 def _drop_rejects(staging: Path, added: list[FileEntry], first: int, entry: InputEntry) -> None:

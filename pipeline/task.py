@@ -19,6 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.check import paused_gc
+from pipeline.formats import FILE_MARKED, parse_frames
 from pipeline.formats.jsonl import decode_line
 from pipeline.lake.keys import digests
 from pipeline.lake.rows import ChunkRows
@@ -44,8 +45,10 @@ class ChunkTask:
     """One chunk of one input, and where to write.
 
     A JSON Lines chunk carries raw ``lines`` (number, bytes, complete), decoded by the
-    task itself; a chunk of another format carries ``records`` its reader already made.
-    ``rejects`` are inputs rejected before the task (over-long lines).
+    task itself; a chunk of PokerStars or PHH text carries its hands' ``frames``, cut by
+    the format's framer (:func:`pipeline.formats.framer`) and read by the task, as
+    ``frame_format`` reads them; a chunk of another format carries ``records`` its reader
+    already made. ``rejects`` are inputs rejected before the task (over-long lines).
     """
 
     task_id: int
@@ -57,6 +60,8 @@ class ChunkTask:
     rules: RuleSet
     staging: str
     records: list[HandRecord | Reject] = field(default_factory=list)
+    frames: list[object] = field(default_factory=list)
+    frame_format: str = ""
 
 
 @dataclass(slots=True)
@@ -79,6 +84,9 @@ class ChunkResult:
     statuses: Counter[str] = field(default_factory=Counter)
     codes: Counter[str] = field(default_factory=Counter)
     payouts: Counter[str] = field(default_factory=Counter)
+    converted: bool = False
+    """Whether a hand read is marked ``converted`` and its format marks a whole file so
+    (:data:`pipeline.formats.FILE_MARKED`): the driver then marks the file's other hands."""
 
 
 def _write_table(result: ChunkResult, task: ChunkTask, name: str, table: pa.Table) -> None:
@@ -148,7 +156,9 @@ def _process(task: ChunkTask) -> ChunkResult:
     codes: Counter[Code] = Counter()
     payouts: list[bool | None] = []
     decoded = (decode_line(body, task.source, n, complete=c) for n, body, c in task.lines)
-    items = itertools.chain(decoded, task.records)
+    framed = parse_frames(task.frame_format, task.frames, task.source) if task.frames else ()
+    items = itertools.chain(decoded, framed, task.records)
+    marks_file = task.frame_format in FILE_MARKED
     while batch := list(itertools.islice(items, BATCH_HANDS)):
         hands: list[HandRecord] = []
         for item in batch:
@@ -157,6 +167,8 @@ def _process(task: ChunkTask) -> ChunkResult:
                 rows.add_reject(item)
                 result.rejects += 1
                 continue
+            if item.converted and marks_file:
+                result.converted = True
             key = (item.site, item.hand_id)
             if key in seen:
                 result.duplicates += 1

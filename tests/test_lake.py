@@ -20,6 +20,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pipeline.cli import app, main
+from pipeline.formats import read_hands
 from pipeline.formats.jsonl import read_jsonl, write_jsonl
 from pipeline.generate import generate_hands
 from pipeline.lake.columns import to_arrays
@@ -602,6 +603,36 @@ def test_stdin_pokerstars_is_detected_counted_and_hashed(tmp_path: Path) -> None
     again = runner.invoke(app, [*args, "--input-format", "pokerstars"], input=data)
     assert again.exit_code == 0, again.stderr
     assert (json.loads(again.stdout)["hands"], json.loads(again.stdout)["duplicates"]) == (0, 40)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("sign_at", [None, 0, 37])
+def test_pokerstars_hands_are_read_in_the_tasks_and_marked_as_their_file(
+    tmp_path: Path, sign_at: int | None, workers: int
+) -> None:
+    # The tasks read their own hands (chunks of 5 here): a converter's sign in the hand of
+    # one chunk marks every hand of the file converted, as reading the file whole does.
+    path = tmp_path / "long.txt"
+    path.write_bytes(many_hands(40, sign_at))
+    lake = tmp_path / "lake"
+    report = run_lake([str(path)], lake, workers=workers, chunk_hands=5)
+    [given] = report.inputs
+    assert (given.read, given.hands, given.rejects) == (40, 40, 0)
+    flags = run_query(lake, "SELECT converted, count(*) FROM hands GROUP BY 1").rows
+    assert flags == [(sign_at is not None, 40)]
+    whole = [h for h in read_hands(path) if isinstance(h, HandRecord)]
+    lines = run_query(lake, "SELECT line FROM hands ORDER BY line").rows
+    assert [line for (line,) in lines] == [h.line for h in whole]
+
+
+def test_phh_hands_are_read_in_the_tasks_as_the_reader_reads_them(tmp_path: Path) -> None:
+    path = ROOT / "tests" / "fixtures" / "phh" / "extensions.phhs"
+    whole = list(read_hands(path))
+    report = run_lake([str(path)], tmp_path / "lake", workers=2, chunk_hands=1)
+    [given] = report.inputs
+    assert (given.read, given.hands) == (len(whole), len(whole))
+    ids = run_query(tmp_path / "lake", "SELECT hand_id FROM hands ORDER BY line").rows
+    assert [i for (i,) in ids] == [h.hand_id for h in whole if isinstance(h, HandRecord)]
 
 
 def test_stdin_in_another_format_is_cut_into_chunks_and_hashed_whole(

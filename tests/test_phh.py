@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import os
+import pickle
 import random
 import re
 import warnings
@@ -34,7 +35,14 @@ from pipeline.formats.phh import (
     variant_code,
     write_phh,
 )
-from pipeline.formats.phh_stream import looks_like_phh, parse_phh, read_phh, read_phh_stream
+from pipeline.formats.phh_stream import (
+    looks_like_phh,
+    parse_phh,
+    parse_phh_frames,
+    phh_frames,
+    read_phh,
+    read_phh_stream,
+)
 from pipeline.generate import GameChoice, RakePolicy, generate_hands
 from pipeline.model import (
     ActionType,
@@ -996,6 +1004,20 @@ def test_a_string_or_array_never_closed_is_one_broken_hand_and_the_next_are_read
     items = list(parse_phh(text, "b.phhs"))
     assert [type(item) for item in items] == [Reject, HandRecord, HandRecord], items
     assert isinstance(items[0], Reject) and items[0].line == 1
+
+
+def test_frames_read_apart_give_what_the_stream_reader_gives() -> None:
+    # croupier run cuts a file into frames where it reads it and has its workers read them
+    # (pickled on the way): the same hands and rejects, in order, with the same lines
+    second = HEADS_UP.replace("AhKhQhJh", "AsKsQsJs")
+    text = f"# a session\ntitle = 'x'\n\n[1]\n{HEADS_UP}notes = '''\n[9]\n'''\n\n[2]\n"
+    text += f"variant = 'PO'\nactions = [\n\n[3]\n{second}\n[4]\n{second}"
+    for data in (text.encode(), text.encode()[:-9], (FIXTURES / "extensions.phhs").read_bytes()):
+        whole = list(read_phh_stream(io.BytesIO(data), "s.phhs"))
+        frames = [pickle.loads(pickle.dumps(f)) for f in phh_frames(io.BytesIO(data), "s.phhs")]
+        apart = [item for f in frames for item in parse_phh_frames([f], "s.phhs")]
+        assert apart == whole
+        assert len(frames) == len(whole) > 1
 
 
 @pytest.mark.parametrize("value", ["0", "-3", "'3'", "3.0", "true"])

@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import pickle
 import random
 import re
 import threading
@@ -22,10 +23,13 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from msgspec.structs import replace
 
 from pipeline.formats.pokerstars import (
     parse_pokerstars,
     parse_pokerstars_bytes,
+    parse_pokerstars_frames,
+    pokerstars_frames,
     read_pokerstars,
     read_pokerstars_stream,
 )
@@ -206,6 +210,25 @@ def test_a_long_file_is_read_twice_and_still_from_one_tool(
     assert [type(i) for i in items] == [HandRecord] * 40
     assert {i.converted for i in items if isinstance(i, HandRecord)} == {sign_at is not None}
     assert [i.line for i in items] == [1 + k * (ZOOM.count(b"\n") + 2) for k in range(40)]
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
+def test_frames_read_apart_give_the_file_s_hands(path: Path) -> None:
+    # croupier run cuts a file into frames where it reads it and has its workers read them
+    # (pickled on the way), each hand marked on its own signs; the file's mark is then
+    # put on every hand: the same hands and rejects as the file read whole
+    rng = random.Random(SEED)
+    for data in (
+        path.read_bytes(),
+        everything(path.read_bytes(), rng),
+        truncate(path.read_bytes(), rng),
+    ):
+        whole = list(parse_pokerstars_bytes(data, "x"))
+        frames = [pickle.loads(pickle.dumps(f)) for f in pokerstars_frames(io.BytesIO(data), "x")]
+        apart = [item for f in frames for item in parse_pokerstars_frames([f], "x")]
+        if any(isinstance(item, HandRecord) and item.converted for item in apart):
+            apart = [replace(i, converted=True) if isinstance(i, HandRecord) else i for i in apart]
+        assert apart == whole
 
 
 def test_a_long_file_is_read_in_bounded_memory(

@@ -12,7 +12,7 @@ import errno
 import io
 import os
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
@@ -20,9 +20,17 @@ from pipeline.formats.jsonl import read_jsonl, read_jsonl_stream
 from pipeline.formats.limits import Readable
 from pipeline.formats.ohh import looks_like_ohh
 from pipeline.formats.ohh_stream import parse_ohh_stream, read_ohh
-from pipeline.formats.phh_stream import looks_like_phh, read_phh, read_phh_stream
+from pipeline.formats.phh_stream import (
+    looks_like_phh,
+    parse_phh_frames,
+    phh_frames,
+    read_phh,
+    read_phh_stream,
+)
 from pipeline.formats.pokerstars import (
     looks_like_pokerstars,
+    parse_pokerstars_frames,
+    pokerstars_frames,
     read_pokerstars,
     read_pokerstars_stream,
 )
@@ -33,11 +41,14 @@ if TYPE_CHECKING:
     from _typeshed import WriteableBuffer
 
 __all__ = [
+    "FILE_MARKED",
     "HAND_LOG_SUFFIXES",
     "INPUT_FORMATS",
     "detect_format",
+    "framer",
     "looks_like_hand_log",
     "open_stream",
+    "parse_frames",
     "read_hands",
     "read_stream",
     "stream_reader",
@@ -219,3 +230,38 @@ class _Chained(io.RawIOBase):
             data = self._rest.read(len(view))
         view[: len(data)] = data
         return len(data)
+
+
+# ---------------------------------------------------------------------- frames
+
+Framer = Callable[[IO[bytes], str], Iterator[object]]
+"""Cuts a binary stream into frames: ``(stream, source) -> pieces of text, each one hand's
+(or a reject of the lines it holds)``, unread."""
+
+_FRAMERS: dict[str, tuple[Framer, Callable[..., Iterator[HandRecord | Reject]]]] = {
+    "pokerstars": (pokerstars_frames, parse_pokerstars_frames),
+    "phh": (phh_frames, parse_phh_frames),
+}
+"""The formats whose streams are cut into frames and read apart, and the two halves of
+reading them: cutting (quick, where the file is read) and reading (the slow part, where
+the work is: ``croupier run`` reads its tasks' frames in its workers)."""
+
+FILE_MARKED = frozenset({"pokerstars"})
+"""The formats whose hands are all marked ``converted`` when any hand of their file is (a
+file comes from one tool): frames read apart are marked on their own signs, and the
+caller marks the rest once the whole file is read."""
+
+
+def framer(fmt: str) -> Framer | None:
+    """Return what cuts streams of a format into frames, or ``None`` for a format that is
+    read whole where it is opened (JSON Lines is cut into lines; OHH hands are found by
+    decoding them)."""
+    _require_known(fmt)
+    pair = _FRAMERS.get(fmt)
+    return None if pair is None else pair[0]
+
+
+def parse_frames(fmt: str, frames: Iterable[object], source: str) -> Iterator[HandRecord | Reject]:
+    """Yield a hand or a reject (vetted) for every frame that :func:`framer`'s function cut
+    from a stream of ``fmt``, in order; ``source`` names the stream."""
+    return _FRAMERS[fmt][1](frames, source)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO
 
@@ -20,7 +20,15 @@ from pipeline.formats.phh_track import _BOM, _HEADER_RE, _SNIFF_RE, MAX_HAND_BYT
 from pipeline.model import HandRecord
 from pipeline.violations import Reject, RejectCode
 
-__all__ = ["MAX_HAND_BYTES", "looks_like_phh", "parse_phh", "read_phh", "read_phh_stream"]
+__all__ = [
+    "MAX_HAND_BYTES",
+    "looks_like_phh",
+    "parse_phh",
+    "parse_phh_frames",
+    "phh_frames",
+    "read_phh",
+    "read_phh_stream",
+]
 
 
 _Chunk = tuple[int, str | None, str, str]
@@ -172,30 +180,55 @@ def _sub_table(header: str, key: str) -> bool:
     return _table_name(header).startswith(key + ".")
 
 
-def _hands(lines: Iterator[tuple[int, str] | Reject], source: str) -> Iterator[HandRecord | Reject]:
+Frame = tuple[_Chunk, bool] | Reject
+"""A hand's text and whether it is the file's last, or a reject of its lines (see
+:func:`phh_frames`)."""
+
+
+def _framed(lines: Iterator[tuple[int, str] | Reject]) -> Iterator[Frame]:
+    """Group lines into hands, each told whether it is the file's last (which may be cut)."""
     held: _Chunk | None = None
-
-    def decode(chunk: _Chunk, last: bool) -> HandRecord | Reject:
-        line, key, text, _ = chunk
-        if key == PREAMBLE:
-            return vet(_preamble(source, line, text))
-        if len(text) > MAX_HAND_BYTES:
-            message = f"a hand longer than the limit of {MAX_HAND_BYTES} characters"
-            return Reject(source, line, RejectCode.MALFORMED_HAND, message, _excerpt(text))
-        complete = not last or text.endswith("\n")
-        first = line if key is None else line + 1  # a table's text starts after its header
-        hand = decode_hand(text, source, line, complete=complete, last=last, text_line=first)
-        return vet(hand)
-
     for item in _rejoin(_chunks(lines)):
         if isinstance(item, Reject):
-            yield vet(item)
+            yield item
             continue
         if held is not None:
-            yield decode(held, last=False)
+            yield held, False
         held = item
     if held is not None:
-        yield decode(held, last=True)
+        yield held, True
+
+
+def _decode_frame(frame: Frame, source: str) -> HandRecord | Reject:
+    if isinstance(frame, Reject):
+        return vet(frame)
+    (line, key, text, _), last = frame
+    if key == PREAMBLE:
+        return vet(_preamble(source, line, text))
+    if len(text) > MAX_HAND_BYTES:
+        message = f"a hand longer than the limit of {MAX_HAND_BYTES} characters"
+        return Reject(source, line, RejectCode.MALFORMED_HAND, message, _excerpt(text))
+    complete = not last or text.endswith("\n")
+    first = line if key is None else line + 1  # a table's text starts after its header
+    return vet(decode_hand(text, source, line, complete=complete, last=last, text_line=first))
+
+
+def _hands(lines: Iterator[tuple[int, str] | Reject], source: str) -> Iterator[HandRecord | Reject]:
+    for frame in _framed(lines):
+        yield _decode_frame(frame, source)
+
+
+def phh_frames(stream: IO[bytes], source: str) -> Iterator[Frame]:
+    """Cut a ``.phh``/``.phhs`` binary stream into its hands' texts, unread: what
+    :func:`parse_phh_frames` reads into hands and rejects, in order, wherever it runs (a
+    ``croupier run`` worker). The cutting is the quick part of reading."""
+    return _framed(_stream_lines(stream, source))
+
+
+def parse_phh_frames(frames: Iterable[Frame], source: str) -> Iterator[HandRecord | Reject]:
+    """Yield a hand or a reject for every frame of a stream cut by :func:`phh_frames`."""
+    for frame in frames:
+        yield _decode_frame(frame, source)
 
 
 def _preamble(source: str, line: int, text: str) -> Reject:

@@ -78,6 +78,8 @@ __all__ = [
     "looks_like_pokerstars",
     "parse_pokerstars",
     "parse_pokerstars_bytes",
+    "parse_pokerstars_frames",
+    "pokerstars_frames",
     "read_pokerstars",
     "read_pokerstars_stream",
 ]
@@ -398,11 +400,37 @@ def _located(record: HandRecord, source: str, line: int) -> HandRecord:
 
 def _parse_stream(stream: Readable, source: str) -> Iterator[HandRecord | Reject]:
     """Yield a hand or a reject (not yet vetted) for every hand of a binary stream."""
+    return _frame_items(pokerstars_frames(stream, source), source)
+
+
+def pokerstars_frames(stream: Readable, source: str) -> Iterator[Frame]:
+    """Cut a binary stream into its hands' lines, unread: what :func:`parse_pokerstars_frames`
+    reads into hands and rejects, in order, wherever it runs (a ``croupier run`` worker).
+
+    The cutting is the quick part of reading (each line is matched against the header, no
+    more); a file in UTF-16 is one ``bad-encoding`` reject here.
+    """
     head = read_head(stream, _READ_BYTES)
     if is_utf16(head):
         yield utf16_reject(source, head)
         return
-    yield from _chunk_items(_chunks(_raw_lines(stream, head)), source)
+    yield from _chunks(_raw_lines(stream, head))
+
+
+def parse_pokerstars_frames(frames: Iterable[Frame], source: str) -> Iterator[HandRecord | Reject]:
+    """Yield a hand or a reject (vetted) for every hand of frames of a stream cut by
+    :func:`pokerstars_frames`. A hand is marked ``converted`` on its own signs only: the
+    whole file's mark (see :func:`_one_tool_per_file`) is the caller's to apply."""
+    for item in _frame_items(frames, source):
+        yield vet(item)
+
+
+def _frame_items(frames: Iterable[Frame], source: str) -> Iterator[HandRecord | Reject]:
+    for frame in frames:
+        if isinstance(frame, Reject):
+            yield frame
+        else:
+            yield from _chunk_items((frame,), source)
 
 
 def _raw_lines(stream: Readable, head: bytes = b"") -> Iterator[tuple[bytes, int]]:
@@ -460,6 +488,10 @@ class _Chunk:
     dropped: bool  # lines were dropped: the chunk outgrew MAX_CHUNK_BYTES
     open_line: int | None = None  # the file's last line, when no line end follows it
     file_end: int | None = None  # its last line of text, when no blank line follows it
+
+
+Frame = _Chunk | Reject
+"""A piece of a file cut at its hand headers (see :func:`pokerstars_frames`)."""
 
 
 def _chunks(lines: Iterable[tuple[bytes, int]]) -> Iterator[_Chunk]:
