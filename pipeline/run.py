@@ -51,8 +51,6 @@ from pipeline.formats import (
     detect_format,
     framer,
     open_stream,
-    read_hands,
-    stream_reader,
 )
 from pipeline.formats.jsonl import iter_lines
 from pipeline.formats.limits import READ_BUFFER, Readable
@@ -87,7 +85,6 @@ from pipeline.lake.store import (
     publish,
     staging_dir,
 )
-from pipeline.model import HandRecord
 from pipeline.rules import STANDARD, RuleSet
 from pipeline.task import ChunkResult, ChunkTask, process_chunk
 from pipeline.violations import Reject
@@ -492,7 +489,7 @@ def _chunk_size(most: int, size: int, workers: int) -> int:
 @dataclass(frozen=True, slots=True)
 class _Cut:
     """How one input is cut into tasks: the run, its rules and staging, ``size`` lines or
-    records a task, task ids from ``first_id``."""
+    frames a task, task ids from ``first_id``."""
 
     run_id: str
     rules: RuleSet
@@ -508,12 +505,11 @@ class _Cut:
         *,
         lines: list[tuple[int, bytes, bool]] | None = None,
         rejects: list[Reject] | None = None,
-        records: list[HandRecord | Reject] | None = None,
         frames: list[object] | None = None,
         frame_format: str = "",
     ) -> ChunkTask:
         """Return the task of one chunk of an input: raw lines (and the rejects found
-        cutting them), frames of ``frame_format``, or a reader's records."""
+        cutting them), or frames of ``frame_format``."""
         return ChunkTask(
             task_id,
             source,
@@ -523,7 +519,6 @@ class _Cut:
             self.run_id,
             self.rules,
             self.staging,
-            records or [],
             frames or [],
             frame_format,
         )
@@ -534,24 +529,16 @@ def _tasks_of(
 ) -> Iterator[ChunkTask]:
     """Cut one input into chunk tasks, reading it once (stdin is hashed as it is read).
 
-    JSON Lines is cut into raw lines that the tasks decode; PokerStars and PHH text into
-    its hands' frames (:func:`pipeline.formats.framer`) that the tasks read; OHH is read
-    here, by its reader, and its records are cut into chunks. Stdin's format is
+    JSON Lines is cut into raw lines that the tasks decode, the other formats into their
+    hands' frames (:func:`pipeline.formats.framer`) that the tasks read. Stdin's format is
     ``input_format`` or told from its first bytes, as a file's is.
     """
     if name == "-":
         yield from _stdin_tasks(cut, entry, input_format)
         return
     fmt = input_format or detect_format(name)
-    cutter = framer(fmt)
-    if fmt == "jsonl" or cutter is not None:
-        with open(name, "rb", buffering=READ_BUFFER) as stream:
-            if cutter is None:
-                yield from _line_tasks(stream, name, sha, cut)
-            else:
-                yield from _frame_tasks(cutter(stream, name), fmt, name, sha, cut)
-        return
-    yield from _record_tasks(read_hands(name, input_format=fmt), name, sha, cut)
+    with open(name, "rb", buffering=READ_BUFFER) as stream:
+        yield from _stream_tasks(stream, fmt, name, sha, cut)
 
 
 def _stdin_tasks(cut: _Cut, entry: InputEntry, input_format: str | None) -> Iterator[ChunkTask]:
@@ -559,48 +546,25 @@ def _stdin_tasks(cut: _Cut, entry: InputEntry, input_format: str | None) -> Iter
     end, ``entry`` gets the sha256 and size of every byte of it."""
     reader = _HashingReader(sys.stdin.buffer)
     fmt, stream = open_stream(reader, input_format)
-    cutter = framer(fmt)
-    if fmt == "jsonl":
-        yield from _line_tasks(stream, "<stdin>", "stdin", cut)
-    elif cutter is not None:
-        yield from _frame_tasks(cutter(stream, "<stdin>"), fmt, "<stdin>", "stdin", cut)
-    else:
-        yield from _record_tasks(stream_reader(fmt)(stream, "<stdin>"), "<stdin>", "stdin", cut)
+    yield from _stream_tasks(stream, fmt, "<stdin>", "stdin", cut)
     reader.finish()
     entry.sha256 = reader.digest.hexdigest()
     entry.size = reader.size
 
 
-def _line_tasks(stream: IO[bytes], source: str, sha: str, cut: _Cut) -> Iterator[ChunkTask]:
-    """Cut a JSON Lines stream into tasks of ``cut.size`` raw lines."""
-    chunks = enumerate(_chunks(stream, source, cut.size), start=cut.first_id)
-    for task_id, (lines, rejects) in chunks:
-        yield cut.task(task_id, source, sha, lines=lines, rejects=rejects)
-
-
-def _record_tasks(
-    items: Iterable[HandRecord | Reject], source: str, sha: str, cut: _Cut
+def _stream_tasks(
+    stream: IO[bytes], fmt: str, source: str, sha: str, cut: _Cut
 ) -> Iterator[ChunkTask]:
-    """Cut a reader's records into tasks of ``cut.size`` records."""
+    """Cut a stream of ``fmt`` into tasks of ``cut.size`` raw lines (JSON Lines) or frames."""
+    cutter = framer(fmt)
+    if cutter is None:
+        chunks = enumerate(_chunks(stream, source, cut.size), start=cut.first_id)
+        for task_id, (lines, rejects) in chunks:
+            yield cut.task(task_id, source, sha, lines=lines, rejects=rejects)
+        return
+    frames = cutter(stream, source)
     task_id = cut.first_id
-    records: list[HandRecord | Reject] = []
-    for item in items:
-        records.append(item)
-        if len(records) >= cut.size:
-            yield cut.task(task_id, source, sha, records=records)
-            task_id += 1
-            records = []
-    if records:
-        yield cut.task(task_id, source, sha, records=records)
-
-
-def _frame_tasks(
-    frames: Iterable[object], fmt: str, source: str, sha: str, cut: _Cut
-) -> Iterator[ChunkTask]:
-    """Cut frames (a hand or a reject each) into tasks of ``cut.size`` frames."""
-    items = iter(frames)
-    task_id = cut.first_id
-    while batch := list(itertools.islice(items, cut.size)):
+    while batch := list(itertools.islice(frames, cut.size)):
         yield cut.task(task_id, source, sha, frames=batch, frame_format=fmt)
         task_id += 1
 

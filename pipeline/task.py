@@ -45,10 +45,10 @@ class ChunkTask:
     """One chunk of one input, and where to write.
 
     A JSON Lines chunk carries raw ``lines`` (number, bytes, complete), decoded by the
-    task itself; a chunk of PokerStars or PHH text carries its hands' ``frames``, cut by
-    the format's framer (:func:`pipeline.formats.framer`) and read by the task, as
-    ``frame_format`` reads them; a chunk of another format carries ``records`` its reader
-    already made. ``rejects`` are inputs rejected before the task (over-long lines).
+    task itself; a chunk of another format carries its hands' ``frames``, cut by the
+    format's framer (:func:`pipeline.formats.framer`) and read by the task, as
+    ``frame_format`` reads them. ``rejects`` are inputs rejected before the task
+    (over-long lines).
     """
 
     task_id: int
@@ -59,7 +59,6 @@ class ChunkTask:
     run_id: str
     rules: RuleSet
     staging: str
-    records: list[HandRecord | Reject] = field(default_factory=list)
     frames: list[object] = field(default_factory=list)
     frame_format: str = ""
 
@@ -157,7 +156,7 @@ def _process(task: ChunkTask) -> ChunkResult:
     payouts: list[bool | None] = []
     decoded = (decode_line(body, task.source, n, complete=c) for n, body, c in task.lines)
     framed = parse_frames(task.frame_format, task.frames, task.source) if task.frames else ()
-    items = itertools.chain(decoded, framed, task.records)
+    items = itertools.chain(decoded, framed)
     marks_file = task.frame_format in FILE_MARKED
     while batch := list(itertools.islice(items, BATCH_HANDS)):
         hands: list[HandRecord] = []

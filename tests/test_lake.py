@@ -625,8 +625,9 @@ def test_pokerstars_hands_are_read_in_the_tasks_and_marked_as_their_file(
     assert [line for (line,) in lines] == [h.line for h in whole]
 
 
-def test_phh_hands_are_read_in_the_tasks_as_the_reader_reads_them(tmp_path: Path) -> None:
-    path = ROOT / "tests" / "fixtures" / "phh" / "extensions.phhs"
+@pytest.mark.parametrize("name", ["phh/extensions.phhs", "ohh/omaha_pl.ohh"])
+def test_hands_are_read_in_the_tasks_as_the_reader_reads_them(tmp_path: Path, name: str) -> None:
+    path = ROOT / "tests" / "fixtures" / name
     whole = list(read_hands(path))
     report = run_lake([str(path)], tmp_path / "lake", workers=2, chunk_hands=1)
     [given] = report.inputs

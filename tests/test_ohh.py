@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import pickle
 import random
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
@@ -21,7 +22,7 @@ import pytest
 
 from pipeline.formats import read_hands
 from pipeline.formats.ohh import looks_like_ohh, parse_ohh, parse_ohh_bytes
-from pipeline.formats.ohh_stream import parse_ohh_stream, read_ohh
+from pipeline.formats.ohh_stream import ohh_frames, parse_ohh_frames, parse_ohh_stream, read_ohh
 from pipeline.model import ActionType, Betting, Blind, HandRecord, Variant
 from pipeline.rules import replay
 from pipeline.settle import Half, settle
@@ -671,6 +672,9 @@ def test_the_stream_reads_what_the_whole_text_holds(
         whole = list(parse_ohh_bytes(data, "x.ohh"))
         streamed = list(parse_ohh_stream(io.BytesIO(data), "x.ohh"))
         assert streamed == whole
+        # croupier run cuts the stream where it reads it and its workers read the frames
+        frames = [pickle.loads(pickle.dumps(f)) for f in ohh_frames(io.BytesIO(data), "x.ohh")]
+        assert [item for f in frames for item in parse_ohh_frames([f], "x.ohh")] == whole
 
 
 def _over_the_limit(monkeypatch: pytest.MonkeyPatch) -> tuple[bytes, bytes]:

@@ -19,7 +19,7 @@ from typing import IO, TYPE_CHECKING
 from pipeline.formats.jsonl import read_jsonl, read_jsonl_stream
 from pipeline.formats.limits import Readable
 from pipeline.formats.ohh import looks_like_ohh
-from pipeline.formats.ohh_stream import parse_ohh_stream, read_ohh
+from pipeline.formats.ohh_stream import ohh_frames, parse_ohh_frames, parse_ohh_stream, read_ohh
 from pipeline.formats.phh_stream import (
     looks_like_phh,
     parse_phh_frames,
@@ -241,6 +241,7 @@ Framer = Callable[[IO[bytes], str], Iterator[object]]
 _FRAMERS: dict[str, tuple[Framer, Callable[..., Iterator[HandRecord | Reject]]]] = {
     "pokerstars": (pokerstars_frames, parse_pokerstars_frames),
     "phh": (phh_frames, parse_phh_frames),
+    "ohh": (ohh_frames, parse_ohh_frames),
 }
 """The formats whose streams are cut into frames and read apart, and the two halves of
 reading them: cutting (quick, where the file is read) and reading (the slow part, where
@@ -253,9 +254,8 @@ caller marks the rest once the whole file is read."""
 
 
 def framer(fmt: str) -> Framer | None:
-    """Return what cuts streams of a format into frames, or ``None`` for a format that is
-    read whole where it is opened (JSON Lines is cut into lines; OHH hands are found by
-    decoding them)."""
+    """Return what cuts streams of a format into frames, or ``None`` for JSON Lines (cut
+    into lines, each a hand)."""
     _require_known(fmt)
     pair = _FRAMERS.get(fmt)
     return None if pair is None else pair[0]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import codecs
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO
 
@@ -24,7 +24,7 @@ from pipeline.formats.phh_track import MAX_HAND_BYTES
 from pipeline.model import HandRecord
 from pipeline.violations import Reject, RejectCode
 
-__all__ = ["MAX_HAND_BYTES", "parse_ohh_stream", "read_ohh"]
+__all__ = ["MAX_HAND_BYTES", "ohh_frames", "parse_ohh_frames", "parse_ohh_stream", "read_ohh"]
 
 _READ_BYTES = 1 << 16
 _NOT_BLANK = re.compile(r"\S")
@@ -92,6 +92,19 @@ class _Window:
 
 def parse_ohh_stream(stream: IO[bytes], source: str) -> Iterator[HandRecord | Reject]:
     """Yield a hand or a reject for every hand object of an OHH binary stream."""
+    return parse_ohh_frames(ohh_frames(stream, source), source)
+
+
+Frame = tuple[str, int, tuple[int, int, int]] | Reject
+"""The JSON text of one hand object, its line, and where the text stands in its file (see
+:func:`~pipeline.formats.ohh._decode`), or a reject of text that is no hand."""
+
+
+def ohh_frames(stream: IO[bytes], source: str) -> Iterator[Frame]:
+    """Cut an OHH binary stream into its hand objects' texts, unread: what
+    :func:`parse_ohh_frames` reads into hands and rejects, in order, wherever it runs (a
+    ``croupier run`` worker). A hand's end is found by decoding its JSON (the quick part
+    of reading it); text that is not JSON, or too long, is a reject here."""
     head = read_head(stream, _READ_BYTES)
     if is_utf16(head):
         yield utf16_reject(source, head)
@@ -107,43 +120,65 @@ def parse_ohh_stream(stream: IO[bytes], source: str) -> Iterator[HandRecord | Re
             in_array = False
             continue
         window.drop(position)
-        if not _settle(window):
-            yield vet(_too_long(window, source))
+        end = _settle(window)
+        if end is None:
+            yield _too_long(window, source)
             position = window.skip(0, comma=in_array)
             continue
         base = (window.chars, window.line - 1, window.column)
-        item, position = _decode(window.text, 0, source, window.line, base)
-        yield vet(item)
+        if end == _BROKEN:  # not JSON: the reject says where, and where reading resumes
+            item, position = _decode(window.text, 0, source, window.line, base)
+            assert isinstance(item, Reject)  # what does not decode is no hand
+            yield item
+        else:
+            yield window.text[:end], window.line, base
+            position = end
         position = window.skip(position, comma=in_array)
     if in_array:  # '[' never closed: the file was cut, perhaps in the middle of a hand
         window.drop(len(window.text))
         message = "the JSON array of hands is not closed with ']': the file looks cut short"
         tail = window.tail
-        yield vet(Reject(source, window.line, RejectCode.TRUNCATED_HAND, message, _excerpt(tail)))
+        yield Reject(source, window.line, RejectCode.TRUNCATED_HAND, message, _excerpt(tail))
 
 
-def _settle(window: _Window) -> bool:
+def parse_ohh_frames(frames: Iterable[Frame], source: str) -> Iterator[HandRecord | Reject]:
+    """Yield a hand or a reject (vetted) for every frame of a stream cut by
+    :func:`ohh_frames`."""
+    for frame in frames:
+        if isinstance(frame, Reject):
+            yield vet(frame)
+        else:
+            text, line, base = frame
+            yield vet(_decode(text, 0, source, line, base)[0])
+
+
+_BROKEN = -1
+"""What :func:`_settle` returns for a value at the window's start that is not JSON."""
+
+
+def _settle(window: _Window) -> int | None:
     """Read until the value at the window's start, or where reading resumes after it, is
-    in the window (as in the whole text); ``False`` when that outgrows the limit."""
+    in the window (as in the whole text); return where the value ends, :data:`_BROKEN`
+    when it is not JSON, ``None`` when that outgrows the limit."""
     while True:
         text = window.text
         try:
             value, end = _DECODER.raw_decode(text, 0)
             if window.eof or (end < len(text) and (_closed(value) or text[end] in _AFTER)):
-                return True
+                return end
         except json.JSONDecodeError as error:
             cut = error.pos >= len(text.rstrip())
             if not cut and _resumes(text, error.pos, window):
-                return True
+                return _BROKEN
         except (RecursionError, ValueError, ArithmeticError):
             if _resumes(text, 1, window):
-                return True
+                return _BROKEN
         if len(text) > MAX_HAND_BYTES:
-            return False
+            return None
         # Read as much again as is held (up to the limit), not a block: a long hand is
         # then decoded a few times over, not once per block (quadratic in its length).
         if not window.more(min(len(text), MAX_HAND_BYTES + 1 - len(text))):
-            return True
+            return _BROKEN  # at the end: what decoded whole returned above
 
 
 def _closed(value: object) -> bool:
