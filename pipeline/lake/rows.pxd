@@ -22,8 +22,9 @@ cpdef Py_ssize_t _add_action_rows(
 
 cpdef _add_action_keys(list names, list cards, list runs, object action, object player)
 
-@cython.locals(n=Py_ssize_t, i=Py_ssize_t, k=Py_ssize_t, step=Step, kinds=list, codes=list,
-               int_view=cython.longlong[:, ::1], flag_view=cython.uchar[::1])
+@cython.locals(n=Py_ssize_t, i=Py_ssize_t, k=Py_ssize_t, step=Step, codes=list, type_codes=dict,
+               int_view=cython.longlong[:, ::1], flag_view=cython.uchar[::1],
+               kind_view=cython.schar[::1])
 cpdef list _step_arrays(list steps)
 
 cdef long long _ABSENT

@@ -147,6 +147,10 @@ def _table(schema: pa.Schema, columns: dict[str, pa.Array]) -> pa.Table:
 
 
 _STREET_LABELS = pa.array([street.label for street in sorted(Street)], pa.string())
+_TYPE_LABELS = pa.array([kind.value for kind in ActionType], pa.string())
+_TYPE_CODES = {kind: code for code, kind in enumerate(ActionType)}
+"""Each action type's code in the actions' ``type`` column as :func:`_step_arrays` makes it
+(a dictionary of every type's name)."""
 
 
 def _gathered(
@@ -382,7 +386,8 @@ class ChunkRows:
             else:
                 columns[name] = pa.array(column, _STEPS.field(name).type)
         columns["street"] = pa.DictionaryArray.from_arrays(columns["street"], _STREET_LABELS)
-        columns["type"] = pc.dictionary_encode(columns["type"])
+        if not pa.types.is_dictionary(columns["type"].type):  # from the values: names
+            columns["type"] = pc.dictionary_encode(columns["type"])
         schema = TABLES["actions"]
         for name, values in zip(("player", "cards", "runout"), self._step_keys, strict=True):
             columns[name] = pa.array(values, schema.field(name).type)
@@ -598,15 +603,17 @@ stays within the reader's limits, seats and seqs are small)."""
 def _step_arrays(steps: list[context.Step]) -> list[pa.Array | list[object]]:
     """Return the steps' columns as :func:`~pipeline.lake.columns.to_arrays` returns those
     of their values (in :data:`_STEPS` order: an Arrow array per integer and boolean field,
-    a list of the type and of the codes), read straight from the steps (compiled, their C
-    fields), without a tuple of values per step."""
+    a list of the codes), but the type as dictionary codes (:data:`_TYPE_LABELS`), read
+    straight from the steps (compiled, their C fields), without a tuple of values per step."""
     n = len(steps)
     ints = np.zeros((len(_STEP_INTS), n), np.int64)
     all_in = np.zeros(n, np.uint8)
-    kinds: list[object] = [None] * n
+    kinds = np.zeros(n, np.int8)
     codes: list[object] = [None] * n
     int_view = ints
     flag_view = all_in
+    kind_view = kinds
+    type_codes = _TYPE_CODES
     for i in range(n):
         step = steps[i]
         int_view[0, i] = step.seq
@@ -620,9 +627,10 @@ def _step_arrays(steps: list[context.Step]) -> list[pa.Array | list[object]]:
         int_view[8, i] = _ABSENT if step.min_to is None else step.min_to
         int_view[9, i] = _ABSENT if step.max_to is None else step.max_to
         flag_view[i] = step.all_in
-        kinds[i] = step.type
+        kind_view[i] = type_codes[step.type]
         codes[i] = step.codes
-    columns: dict[str, pa.Array | list[object]] = {"type": kinds, "violation": codes}
+    types = pa.DictionaryArray.from_arrays(pa.array(kinds, pa.int8()), _TYPE_LABELS)
+    columns: dict[str, pa.Array | list[object]] = {"type": types, "violation": codes}
     columns["all_in"] = pa.array(all_in.view(np.bool_), pa.bool_())
     for k, name in enumerate(_STEP_INTS):
         values = ints[k]
