@@ -13,6 +13,7 @@ import itertools
 import os
 import socket
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import pyarrow as pa
@@ -21,6 +22,7 @@ import pyarrow.compute as pc
 from pipeline.check import paused_gc
 from pipeline.formats import FILE_MARKED, parse_frames
 from pipeline.formats.jsonl import decode_line
+from pipeline.formats.limits import vet
 from pipeline.lake.keys import digests
 from pipeline.lake.rows import ChunkRows
 from pipeline.lake.schema import PARTITIONED
@@ -135,6 +137,16 @@ def _use_system_allocator() -> None:
         pa.set_memory_pool(pa.system_memory_pool())
 
 
+def _vetted(task: ChunkTask, result: ChunkResult) -> Iterator[HandRecord | Reject]:
+    """Read the task's frames, vetted; note in ``result`` a hand whose converter's signs
+    mark its whole file (before its limits may make it a reject)."""
+    marks_file = task.frame_format in FILE_MARKED
+    for item in parse_frames(task.frame_format, task.frames, task.source):
+        if marks_file and isinstance(item, HandRecord) and item.converted:
+            result.converted = True
+        yield vet(item)
+
+
 def _process(task: ChunkTask) -> ChunkResult:
     if not is_url(task.staging) and not os.path.isdir(task.staging):
         raise FileNotFoundError(
@@ -155,9 +167,8 @@ def _process(task: ChunkTask) -> ChunkResult:
     codes: Counter[Code] = Counter()
     payouts: list[bool | None] = []
     decoded = (decode_line(body, task.source, n, complete=c) for n, body, c in task.lines)
-    framed = parse_frames(task.frame_format, task.frames, task.source) if task.frames else ()
+    framed = _vetted(task, result) if task.frames else ()
     items = itertools.chain(decoded, framed)
-    marks_file = task.frame_format in FILE_MARKED
     while batch := list(itertools.islice(items, BATCH_HANDS)):
         hands: list[HandRecord] = []
         for item in batch:
@@ -166,8 +177,6 @@ def _process(task: ChunkTask) -> ChunkResult:
                 rows.add_reject(item)
                 result.rejects += 1
                 continue
-            if item.converted and marks_file:
-                result.converted = True
             key = (item.site, item.hand_id)
             if key in seen:
                 result.duplicates += 1

@@ -625,6 +625,22 @@ def test_pokerstars_hands_are_read_in_the_tasks_and_marked_as_their_file(
     assert [line for (line,) in lines] == [h.line for h in whole]
 
 
+def test_a_hand_beyond_the_limits_still_marks_its_file_converted(tmp_path: Path) -> None:
+    # its converter's sign (a thousands separator) is read before its stack makes it a reject
+    hands = many_hands(3).split(b"\n\n\n")
+    huge = b"Seat 1: Alice ($10,000,000,000,000,000 in chips)"
+    hands[1] = hands[1].replace(b"Seat 1: Alice ($10 in chips)", huge)
+    path = tmp_path / "three.txt"
+    path.write_bytes(b"\n\n\n".join(hands))
+    report = run_lake([str(path)], tmp_path / "lake", workers=1, chunk_hands=1)
+    [given] = report.inputs
+    assert (given.hands, given.rejects) == (2, 1)
+    flags = run_query(tmp_path / "lake", "SELECT converted FROM hands").rows
+    assert flags == [(True,), (True,)]
+    whole = [h.converted for h in read_hands(path) if isinstance(h, HandRecord)]
+    assert whole == [True, True]
+
+
 @pytest.mark.parametrize("name", ["phh/extensions.phhs", "ohh/omaha_pl.ohh"])
 def test_hands_are_read_in_the_tasks_as_the_reader_reads_them(tmp_path: Path, name: str) -> None:
     path = ROOT / "tests" / "fixtures" / name

@@ -19,19 +19,19 @@ from typing import IO, TYPE_CHECKING
 from pipeline.formats.jsonl import read_jsonl, read_jsonl_stream
 from pipeline.formats.limits import Readable
 from pipeline.formats.ohh import looks_like_ohh
-from pipeline.formats.ohh_stream import ohh_frames, parse_ohh_frames, parse_ohh_stream, read_ohh
+from pipeline.formats.ohh_stream import ohh_frames, parse_ohh_stream, read_ohh, read_ohh_frames
 from pipeline.formats.phh_stream import (
     looks_like_phh,
-    parse_phh_frames,
     phh_frames,
     read_phh,
+    read_phh_frames,
     read_phh_stream,
 )
 from pipeline.formats.pokerstars import (
     looks_like_pokerstars,
-    parse_pokerstars_frames,
     pokerstars_frames,
     read_pokerstars,
+    read_pokerstars_frames,
     read_pokerstars_stream,
 )
 from pipeline.model import HandRecord
@@ -239,9 +239,9 @@ Framer = Callable[[IO[bytes], str], Iterator[object]]
 (or a reject of the lines it holds)``, unread."""
 
 _FRAMERS: dict[str, tuple[Framer, Callable[..., Iterator[HandRecord | Reject]]]] = {
-    "pokerstars": (pokerstars_frames, parse_pokerstars_frames),
-    "phh": (phh_frames, parse_phh_frames),
-    "ohh": (ohh_frames, parse_ohh_frames),
+    "pokerstars": (pokerstars_frames, read_pokerstars_frames),
+    "phh": (phh_frames, read_phh_frames),
+    "ohh": (ohh_frames, read_ohh_frames),
 }
 """The formats whose streams are cut into frames and read apart, and the two halves of
 reading them: cutting (quick, where the file is read) and reading (the slow part, where
@@ -262,6 +262,8 @@ def framer(fmt: str) -> Framer | None:
 
 
 def parse_frames(fmt: str, frames: Iterable[object], source: str) -> Iterator[HandRecord | Reject]:
-    """Yield a hand or a reject (vetted) for every frame that :func:`framer`'s function cut
-    from a stream of ``fmt``, in order; ``source`` names the stream."""
+    """Yield a hand or a reject for every frame that :func:`framer`'s function cut from a
+    stream of ``fmt``, in order; ``source`` names the stream. The items are not yet vetted
+    (:func:`~pipeline.formats.limits.vet`): a hand beyond the readers' limits is still a
+    hand here, and its converter's signs still mark its file (:data:`FILE_MARKED`)."""
     return _FRAMERS[fmt][1](frames, source)

@@ -24,7 +24,14 @@ from pipeline.formats.phh_track import MAX_HAND_BYTES
 from pipeline.model import HandRecord
 from pipeline.violations import Reject, RejectCode
 
-__all__ = ["MAX_HAND_BYTES", "ohh_frames", "parse_ohh_frames", "parse_ohh_stream", "read_ohh"]
+__all__ = [
+    "MAX_HAND_BYTES",
+    "ohh_frames",
+    "parse_ohh_frames",
+    "parse_ohh_stream",
+    "read_ohh",
+    "read_ohh_frames",
+]
 
 _READ_BYTES = 1 << 16
 _NOT_BLANK = re.compile(r"\S")
@@ -144,12 +151,18 @@ def ohh_frames(stream: IO[bytes], source: str) -> Iterator[Frame]:
 def parse_ohh_frames(frames: Iterable[Frame], source: str) -> Iterator[HandRecord | Reject]:
     """Yield a hand or a reject (vetted) for every frame of a stream cut by
     :func:`ohh_frames`."""
+    for item in read_ohh_frames(frames, source):
+        yield vet(item)
+
+
+def read_ohh_frames(frames: Iterable[Frame], source: str) -> Iterator[HandRecord | Reject]:
+    """:func:`parse_ohh_frames`, its items not yet vetted (the caller vets them)."""
     for frame in frames:
         if isinstance(frame, Reject):
-            yield vet(frame)
+            yield frame
         else:
             text, line, base = frame
-            yield vet(_decode(text, 0, source, line, base)[0])
+            yield _decode(text, 0, source, line, base)[0]
 
 
 _BROKEN = -1

@@ -27,6 +27,7 @@ __all__ = [
     "parse_phh_frames",
     "phh_frames",
     "read_phh",
+    "read_phh_frames",
     "read_phh_stream",
 ]
 
@@ -199,23 +200,24 @@ def _framed(lines: Iterator[tuple[int, str] | Reject]) -> Iterator[Frame]:
         yield held, True
 
 
-def _decode_frame(frame: Frame, source: str) -> HandRecord | Reject:
+def _read_frame(frame: Frame, source: str) -> HandRecord | Reject:
+    """Read one frame into a hand or a reject, not yet vetted."""
     if isinstance(frame, Reject):
-        return vet(frame)
+        return frame
     (line, key, text, _), last = frame
     if key == PREAMBLE:
-        return vet(_preamble(source, line, text))
+        return _preamble(source, line, text)
     if len(text) > MAX_HAND_BYTES:
         message = f"a hand longer than the limit of {MAX_HAND_BYTES} characters"
         return Reject(source, line, RejectCode.MALFORMED_HAND, message, _excerpt(text))
     complete = not last or text.endswith("\n")
     first = line if key is None else line + 1  # a table's text starts after its header
-    return vet(decode_hand(text, source, line, complete=complete, last=last, text_line=first))
+    return decode_hand(text, source, line, complete=complete, last=last, text_line=first)
 
 
 def _hands(lines: Iterator[tuple[int, str] | Reject], source: str) -> Iterator[HandRecord | Reject]:
     for frame in _framed(lines):
-        yield _decode_frame(frame, source)
+        yield vet(_read_frame(frame, source))
 
 
 def phh_frames(stream: IO[bytes], source: str) -> Iterator[Frame]:
@@ -226,9 +228,16 @@ def phh_frames(stream: IO[bytes], source: str) -> Iterator[Frame]:
 
 
 def parse_phh_frames(frames: Iterable[Frame], source: str) -> Iterator[HandRecord | Reject]:
-    """Yield a hand or a reject for every frame of a stream cut by :func:`phh_frames`."""
+    """Yield a hand or a reject (vetted) for every frame of a stream cut by
+    :func:`phh_frames`."""
     for frame in frames:
-        yield _decode_frame(frame, source)
+        yield vet(_read_frame(frame, source))
+
+
+def read_phh_frames(frames: Iterable[Frame], source: str) -> Iterator[HandRecord | Reject]:
+    """:func:`parse_phh_frames`, its items not yet vetted (the caller vets them)."""
+    for frame in frames:
+        yield _read_frame(frame, source)
 
 
 def _preamble(source: str, line: int, text: str) -> Reject:

@@ -81,6 +81,7 @@ __all__ = [
     "parse_pokerstars_frames",
     "pokerstars_frames",
     "read_pokerstars",
+    "read_pokerstars_frames",
     "read_pokerstars_stream",
 ]
 
@@ -400,7 +401,7 @@ def _located(record: HandRecord, source: str, line: int) -> HandRecord:
 
 def _parse_stream(stream: Readable, source: str) -> Iterator[HandRecord | Reject]:
     """Yield a hand or a reject (not yet vetted) for every hand of a binary stream."""
-    return _frame_items(pokerstars_frames(stream, source), source)
+    return read_pokerstars_frames(pokerstars_frames(stream, source), source)
 
 
 def pokerstars_frames(stream: Readable, source: str) -> Iterator[Frame]:
@@ -421,11 +422,14 @@ def parse_pokerstars_frames(frames: Iterable[Frame], source: str) -> Iterator[Ha
     """Yield a hand or a reject (vetted) for every hand of frames of a stream cut by
     :func:`pokerstars_frames`. A hand is marked ``converted`` on its own signs only: the
     whole file's mark (see :func:`_one_tool_per_file`) is the caller's to apply."""
-    for item in _frame_items(frames, source):
+    for item in read_pokerstars_frames(frames, source):
         yield vet(item)
 
 
-def _frame_items(frames: Iterable[Frame], source: str) -> Iterator[HandRecord | Reject]:
+def read_pokerstars_frames(frames: Iterable[Frame], source: str) -> Iterator[HandRecord | Reject]:
+    """:func:`parse_pokerstars_frames`, its items not yet vetted: a hand with a converter's
+    signs is marked so even when its limits will make it a reject (the file is still one
+    tool's)."""
     for frame in frames:
         if isinstance(frame, Reject):
             yield frame
