@@ -500,7 +500,9 @@ def _body_line(state: _State, line: int, text: str) -> None:
         amount = state.money.parse(match.group(1), line)
         state.actions.append(Action(ActionType.UNCALLED, seat=seat, amount=amount))
         return
-    if match := _SPLIT_BOUNTY_RE.match(text):  # who gets what share, the log does not say
+    # who gets what share, the log does not say (the words first: the pattern's lazy
+    # name would try every place in every line)
+    if " split the " in text and (match := _SPLIT_BOUNTY_RE.match(text)):
         amount = state.bounty_money.parse(match.group(2), line, body=False)
         state.split_bounties.append((match.group("by"), amount, match.group("out")))
         return
