@@ -25,12 +25,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from msgspec.structs import replace
 
+from pipeline.formats.limits import vet
 from pipeline.formats.pokerstars import (
     parse_pokerstars,
     parse_pokerstars_bytes,
     parse_pokerstars_frames,
     pokerstars_frames,
     read_pokerstars,
+    read_pokerstars_frames,
     read_pokerstars_stream,
 )
 from pipeline.model import ActionType, HandRecord
@@ -215,8 +217,8 @@ def test_a_long_file_is_read_twice_and_still_from_one_tool(
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
 def test_frames_read_apart_give_the_file_s_hands(path: Path) -> None:
     # croupier run cuts a file into frames where it reads it and has its workers read them
-    # (pickled on the way), each hand marked on its own signs; the file's mark is then
-    # put on every hand: the same hands and rejects as the file read whole
+    # (pickled on the way), each hand marked on its own signs and then vetted; the file's
+    # mark is then put on every hand: the same hands and rejects as the file read whole
     rng = random.Random(SEED)
     for data in (
         path.read_bytes(),
@@ -225,10 +227,13 @@ def test_frames_read_apart_give_the_file_s_hands(path: Path) -> None:
     ):
         whole = list(parse_pokerstars_bytes(data, "x"))
         frames = [pickle.loads(pickle.dumps(f)) for f in pokerstars_frames(io.BytesIO(data), "x")]
-        apart = [item for f in frames for item in parse_pokerstars_frames([f], "x")]
-        if any(isinstance(item, HandRecord) and item.converted for item in apart):
+        read = [item for f in frames for item in read_pokerstars_frames([f], "x")]
+        marked = any(isinstance(item, HandRecord) and item.converted for item in read)
+        apart = [vet(item) for item in read]
+        if marked:
             apart = [replace(i, converted=True) if isinstance(i, HandRecord) else i for i in apart]
         assert apart == whole
+        assert list(parse_pokerstars_frames(frames, "x")) == [vet(item) for item in read]
 
 
 def test_a_long_file_is_read_in_bounded_memory(
