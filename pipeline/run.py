@@ -16,7 +16,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import hashlib
-import itertools
 import os
 import secrets
 import shutil
@@ -49,6 +48,7 @@ from pipeline.files import sha256_of
 from pipeline.formats import (
     INPUT_FORMATS,
     detect_format,
+    frame_bytes,
     framer,
     open_stream,
 )
@@ -93,6 +93,10 @@ __all__ = ["STDIN_REPLACE", "ChunkResult", "ChunkTask", "RunReport", "process_ch
 
 CHUNK_HANDS = 5000
 """Hands per task: large enough for few files, small enough for flat memory."""
+TASK_BYTES = 32 << 20
+"""The most input text a task carries (past it, one line or hand more): a chunk of hands
+far larger than usual (a hand is some 2 KB) is cut sooner, so that memory stays flat
+whatever the hands' sizes, not only whatever their number."""
 Progress = Callable[[str, int], None]
 
 
@@ -174,16 +178,19 @@ _DRAIN_BYTES = 1 << 16
 def _chunks(
     stream: IO[bytes], source: str, size: int
 ) -> Iterator[tuple[list[tuple[int, bytes, bool]], list[Reject]]]:
+    """Cut a JSON Lines stream into chunks of ``size`` lines, or :data:`TASK_BYTES`."""
     lines: list[tuple[int, bytes, bool]] = []
     rejects: list[Reject] = []
+    held = 0
     for item in iter_lines(stream, source):
         if isinstance(item, Reject):
             rejects.append(item)
         else:
             lines.append(item)
-        if len(lines) + len(rejects) >= size:
+            held += len(item[1])
+        if len(lines) + len(rejects) >= size or held >= TASK_BYTES:
             yield lines, rejects
-            lines, rejects = [], []
+            lines, rejects, held = [], [], 0
     if lines or rejects:
         yield lines, rejects
 
@@ -555,18 +562,26 @@ def _stdin_tasks(cut: _Cut, entry: InputEntry, input_format: str | None) -> Iter
 def _stream_tasks(
     stream: IO[bytes], fmt: str, source: str, sha: str, cut: _Cut
 ) -> Iterator[ChunkTask]:
-    """Cut a stream of ``fmt`` into tasks of ``cut.size`` raw lines (JSON Lines) or frames."""
+    """Cut a stream of ``fmt`` into tasks of ``cut.size`` raw lines (JSON Lines) or frames,
+    or fewer when they hold more than :data:`TASK_BYTES`."""
     cutter = framer(fmt)
     if cutter is None:
         chunks = enumerate(_chunks(stream, source, cut.size), start=cut.first_id)
         for task_id, (lines, rejects) in chunks:
             yield cut.task(task_id, source, sha, lines=lines, rejects=rejects)
         return
-    frames = cutter(stream, source)
     task_id = cut.first_id
-    while batch := list(itertools.islice(frames, cut.size)):
+    batch: list[object] = []
+    held = 0
+    for frame in cutter(stream, source):
+        batch.append(frame)
+        held += frame_bytes(fmt, frame)
+        if len(batch) >= cut.size or held >= TASK_BYTES:
+            yield cut.task(task_id, source, sha, frames=batch, frame_format=fmt)
+            task_id += 1
+            batch, held = [], 0
+    if batch:
         yield cut.task(task_id, source, sha, frames=batch, frame_format=fmt)
-        task_id += 1
 
 
 def _rows_kept(

@@ -20,7 +20,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pipeline.cli import app, main
-from pipeline.formats import read_hands
+from pipeline.formats import frame_bytes, read_hands
 from pipeline.formats.jsonl import read_jsonl, write_jsonl
 from pipeline.generate import generate_hands
 from pipeline.lake.columns import to_arrays
@@ -33,7 +33,7 @@ from pipeline.model import HandRecord
 from pipeline.reports.explain import explain
 from pipeline.rules import get_rule_set, replay
 from pipeline.rules.context import STEP_FIELDS
-from pipeline.run import _Made, run_lake
+from pipeline.run import _Cut, _Made, _stream_tasks, run_lake
 from tests.handbuilder import blinds, build, collected, deal, fold, uncalled, with_result
 from tests.test_pokerstars_robust import many_hands
 
@@ -623,6 +623,31 @@ def test_pokerstars_hands_are_read_in_the_tasks_and_marked_as_their_file(
     whole = [h for h in read_hands(path) if isinstance(h, HandRecord)]
     lines = run_query(lake, "SELECT line FROM hands ORDER BY line").rows
     assert [line for (line,) in lines] == [h.line for h in whole]
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "pokerstars"])
+def test_a_task_carries_few_hands_when_they_are_large(
+    fmt: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # tasks are cut at CHUNK_HANDS hands or TASK_BYTES of their text, whichever comes first:
+    # memory stays flat whatever the hands' sizes (the budget is small here: a few hands)
+    monkeypatch.setattr("pipeline.run.TASK_BYTES", 5_000)
+    if fmt == "jsonl":
+        out = io.BytesIO()
+        write_jsonl(generate_hands(40, seed=4), out)
+        data = out.getvalue()
+    else:
+        data = many_hands(40)
+    cut = _Cut("r", get_rule_set("standard"), "staging", 1000, 0)
+    tasks = list(_stream_tasks(io.BytesIO(data), fmt, "in", "0" * 64, cut))
+    assert sum(len(t.lines) + len(t.frames) for t in tasks) == 40 and len(tasks) > 5
+    for task in tasks:  # a task is cut once its text reaches the budget, not before
+        held = [len(body) for _, body, _ in task.lines] or [
+            frame_bytes(fmt, frame) for frame in task.frames
+        ]
+        assert sum(held[:-1]) < 5_000
+        assert task is tasks[-1] or sum(held) >= 5_000
+    assert [t.task_id for t in tasks] == list(range(len(tasks)))
 
 
 def test_a_hand_beyond_the_limits_still_marks_its_file_converted(tmp_path: Path) -> None:

@@ -14,14 +14,21 @@ import os
 import stat
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
 
 from pipeline.formats.jsonl import read_jsonl, read_jsonl_stream
 from pipeline.formats.limits import Readable
 from pipeline.formats.ohh import looks_like_ohh
-from pipeline.formats.ohh_stream import ohh_frames, parse_ohh_stream, read_ohh, read_ohh_frames
+from pipeline.formats.ohh_stream import (
+    ohh_frame_bytes,
+    ohh_frames,
+    parse_ohh_stream,
+    read_ohh,
+    read_ohh_frames,
+)
 from pipeline.formats.phh_stream import (
     looks_like_phh,
+    phh_frame_bytes,
     phh_frames,
     read_phh,
     read_phh_frames,
@@ -29,6 +36,7 @@ from pipeline.formats.phh_stream import (
 )
 from pipeline.formats.pokerstars import (
     looks_like_pokerstars,
+    pokerstars_frame_bytes,
     pokerstars_frames,
     read_pokerstars,
     read_pokerstars_frames,
@@ -45,6 +53,7 @@ __all__ = [
     "HAND_LOG_SUFFIXES",
     "INPUT_FORMATS",
     "detect_format",
+    "frame_bytes",
     "framer",
     "looks_like_hand_log",
     "open_stream",
@@ -238,14 +247,17 @@ Framer = Callable[[IO[bytes], str], Iterator[object]]
 """Cuts a binary stream into frames: ``(stream, source) -> pieces of text, each one hand's
 (or a reject of the lines it holds)``, unread."""
 
-_FRAMERS: dict[str, tuple[Framer, Callable[..., Iterator[HandRecord | Reject]]]] = {
-    "pokerstars": (pokerstars_frames, read_pokerstars_frames),
-    "phh": (phh_frames, read_phh_frames),
-    "ohh": (ohh_frames, read_ohh_frames),
+_FRAMERS: dict[
+    str, tuple[Framer, Callable[..., Iterator[HandRecord | Reject]], Callable[[Any], int]]
+] = {
+    "pokerstars": (pokerstars_frames, read_pokerstars_frames, pokerstars_frame_bytes),
+    "phh": (phh_frames, read_phh_frames, phh_frame_bytes),
+    "ohh": (ohh_frames, read_ohh_frames, ohh_frame_bytes),
 }
 """The formats whose streams are cut into frames and read apart, and the two halves of
 reading them: cutting (quick, where the file is read) and reading (the slow part, where
-the work is: ``croupier run`` reads its tasks' frames in its workers)."""
+the work is: ``croupier run`` reads its tasks' frames in its workers); and the size of a
+frame's text."""
 
 FILE_MARKED = frozenset({"pokerstars"})
 """The formats whose hands are all marked ``converted`` when any hand of their file is (a
@@ -259,6 +271,12 @@ def framer(fmt: str) -> Framer | None:
     _require_known(fmt)
     pair = _FRAMERS.get(fmt)
     return None if pair is None else pair[0]
+
+
+def frame_bytes(fmt: str, frame: object) -> int:
+    """Return about how much text a frame that :func:`framer`'s function cut holds (a
+    reject's, nothing): what a task carries, and holds while it works."""
+    return _FRAMERS[fmt][2](frame)
 
 
 def parse_frames(fmt: str, frames: Iterable[object], source: str) -> Iterator[HandRecord | Reject]:

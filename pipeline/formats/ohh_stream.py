@@ -26,6 +26,7 @@ from pipeline.violations import Reject, RejectCode
 
 __all__ = [
     "MAX_HAND_BYTES",
+    "ohh_frame_bytes",
     "ohh_frames",
     "parse_ohh_frames",
     "parse_ohh_stream",
@@ -146,6 +147,11 @@ def ohh_frames(stream: IO[bytes], source: str) -> Iterator[Frame]:
         message = "the JSON array of hands is not closed with ']': the file looks cut short"
         tail = window.tail
         yield Reject(source, window.line, RejectCode.TRUNCATED_HAND, message, _excerpt(tail))
+
+
+def ohh_frame_bytes(frame: Frame) -> int:
+    """Return the characters of a frame's text (a reject's: none)."""
+    return 0 if isinstance(frame, Reject) else len(frame[0])
 
 
 def parse_ohh_frames(frames: Iterable[Frame], source: str) -> Iterator[HandRecord | Reject]:

@@ -25,6 +25,7 @@ __all__ = [
     "looks_like_phh",
     "parse_phh",
     "parse_phh_frames",
+    "phh_frame_bytes",
     "phh_frames",
     "read_phh",
     "read_phh_frames",
@@ -225,6 +226,11 @@ def phh_frames(stream: IO[bytes], source: str) -> Iterator[Frame]:
     :func:`parse_phh_frames` reads into hands and rejects, in order, wherever it runs (a
     ``croupier run`` worker). The cutting is the quick part of reading."""
     return _framed(_stream_lines(stream, source))
+
+
+def phh_frame_bytes(frame: Frame) -> int:
+    """Return the characters of a frame's text (a reject's: none)."""
+    return 0 if isinstance(frame, Reject) else len(frame[0][2]) + len(frame[0][3])
 
 
 def parse_phh_frames(frames: Iterable[Frame], source: str) -> Iterator[HandRecord | Reject]:

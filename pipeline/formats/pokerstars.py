@@ -79,6 +79,7 @@ __all__ = [
     "parse_pokerstars",
     "parse_pokerstars_bytes",
     "parse_pokerstars_frames",
+    "pokerstars_frame_bytes",
     "pokerstars_frames",
     "read_pokerstars",
     "read_pokerstars_frames",
@@ -424,6 +425,11 @@ def parse_pokerstars_frames(frames: Iterable[Frame], source: str) -> Iterator[Ha
     whole file's mark (see :func:`_one_tool_per_file`) is the caller's to apply."""
     for item in read_pokerstars_frames(frames, source):
         yield vet(item)
+
+
+def pokerstars_frame_bytes(frame: Frame) -> int:
+    """Return the bytes of a frame's lines (a reject's: none)."""
+    return 0 if isinstance(frame, Reject) else sum(len(line) + 1 for line in frame.lines)
 
 
 def read_pokerstars_frames(frames: Iterable[Frame], source: str) -> Iterator[HandRecord | Reject]:
