@@ -1,7 +1,8 @@
 """The main job: read hand logs, judge and settle every hand, and commit Parquet tables.
 
 ``run_lake(inputs, lake)`` discovers the input files, skips those already ingested
-(unless ``replace``), cuts each into chunks of lines, and has each chunk processed by
+(unless ``replace``), cuts each into chunks of lines (JSON Lines) or of hands' text (the
+other formats, see :func:`pipeline.formats.framer`), and has each chunk processed by
 :func:`pipeline.task.process_chunk` (read → replay → settle a batch at a time → rows →
 Parquet files in the run's staging area) by an executor (:mod:`pipeline.executors`:
 ``workers`` local processes, or a Dask cluster whose workers share the lake's filesystem).
