@@ -75,7 +75,17 @@ class OptionalBuildExt(build_ext):
             _fallback(error, self.build_lib)
 
 
+def _remove_strays() -> None:
+    """Remove the compiled files of modules this version does not compile (a build of
+    another version of the list left them; see ``stray_modules``): the package refuses
+    to load them, and each build, compiled or pure Python, clears them."""
+    for name in BUILD.stray_modules(PACKAGE):
+        for suffix in EXTENSION_SUFFIXES:
+            (PACKAGE / f"{name}{suffix}").unlink(missing_ok=True)
+
+
 def _extensions() -> list[object]:
+    _remove_strays()
     if os.environ.get("CROUPIER_PURE_PYTHON"):
         _fallback(RuntimeError("CROUPIER_PURE_PYTHON is set"))
         return []

@@ -41,6 +41,7 @@ __all__ = [
     "source_digests",
     "sources",
     "stale_modules",
+    "stray_modules",
 ]
 
 COMPILED = (
@@ -137,12 +138,38 @@ def stale_modules(root: Path = _HERE) -> list[str]:
     return [name for name, digest in now.items() if compiled.get(name) != digest]
 
 
+def stray_modules(root: Path = _HERE) -> list[str]:
+    """Return the modules under ``root`` that have a compiled file but are not in
+    :data:`COMPILED`, by their paths in the package (``formats/ohh``).
+
+    A build of another version of the list leaves them: say, one made at a later commit,
+    before a checkout of an earlier one (compiled files are not tracked, so a checkout
+    keeps them). An extension module is imported before its source beside it, so it would
+    run code that no source of this version says.
+    """
+    suffixes = importlib.machinery.EXTENSION_SUFFIXES
+    found: set[str] = set()
+    for folder, _, files in os.walk(root):
+        for file in files:
+            suffix = next((s for s in suffixes if file.endswith(s)), None)
+            if suffix is not None:
+                name = (Path(folder) / file[: -len(suffix)]).relative_to(root).as_posix()
+                if name not in COMPILED:
+                    found.add(name)
+    return sorted(found)
+
+
 def check_fresh(root: Path = _HERE) -> None:
-    """Raise :class:`StaleBuild` when a compiled module is not what its source says, or
-    only some modules are compiled (the engine's share C types: a mix does not load)."""
+    """Raise :class:`StaleBuild` when a compiled module is not what its source says, only
+    some modules are compiled (the engine's share C types: a mix does not load), or a
+    module is compiled that this version does not compile (:func:`stray_modules`)."""
     missing = [name for name in COMPILED if compiled_file(name, root) is None]
     if 0 < len(missing) < len(COMPILED):
         raise _refusal(f"is incomplete ({', '.join(missing)} not compiled)", root)
+    strays = stray_modules(root)
+    if strays:
+        names = ", ".join(strays)
+        raise _refusal(f"has compiled modules this version does not compile ({names})", root)
     stale = stale_modules(root)
     if stale:
         raise _refusal(f"was not built from {', '.join(stale)} as it is now,", root)
@@ -180,7 +207,8 @@ def refuse_stale(root: Path = _HERE, package: str = "pipeline") -> StaleBuild | 
     try:
         check_fresh(root)
     except StaleBuild as error:
-        sys.meta_path.insert(0, _Refuse([module_name(n, package) for n in COMPILED], error))
+        names = [*COMPILED, *stray_modules(root)]
+        sys.meta_path.insert(0, _Refuse([module_name(n, package) for n in names], error))
         return error
     return None
 

@@ -37,6 +37,7 @@ from pipeline.compiled import (
     refuse_stale,
     source_digests,
     stale_modules,
+    stray_modules,
 )
 from pipeline.model import HandRecord
 from pipeline.rules import replay
@@ -216,6 +217,33 @@ def test_a_stale_build_refuses_to_load_its_compiled_modules_only(tmp_path: Path)
     (package / RECORD).write_text(json.dumps(source_digests(package)))
     assert refuse_stale(package, "fakepkg") is None
     assert finder not in sys.meta_path
+
+
+def test_a_module_compiled_by_another_version_of_the_list_is_refused(tmp_path: Path) -> None:
+    # a build made at a commit that compiled more modules, then a checkout of this one: the
+    # compiled file would be imported before its source, running code no source says
+    package = tmp_path / "fakepkg"
+    _fake_build(package)
+    (package / RECORD).write_text(json.dumps(source_digests(package)))
+    (package / "__init__.py").write_text("")
+    (package / "formats" / "ohh.py").write_text("x = 1\n")
+    assert stray_modules(package) == []
+    check_fresh(package)
+    (package / "formats" / f"ohh{_suffix()}").write_bytes(b"")
+    assert stray_modules(package) == ["formats/ohh"]
+    with pytest.raises(StaleBuild, match=r"compiled modules this version does not compile"):
+        check_fresh(package)
+    assert refuse_stale(package, "fakepkg") is not None
+    finder = sys.meta_path[0]
+    sys.path.insert(0, str(tmp_path))
+    try:
+        with pytest.raises(StaleBuild, match=r"formats/ohh"):
+            importlib.import_module("fakepkg.formats.ohh")
+    finally:
+        sys.meta_path.remove(finder)
+        sys.path.remove(str(tmp_path))
+        for name in [m for m in sys.modules if m.split(".")[0] == "fakepkg"]:
+            del sys.modules[name]
 
 
 def test_the_installed_build_matches_its_record() -> None:
