@@ -26,8 +26,9 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
-from typing import IO
+from typing import IO, TypeVar
 
 import numpy as np
 import pyarrow as pa
@@ -176,24 +177,26 @@ class _HashingReader:
 _DRAIN_BYTES = 1 << 16
 
 
-def _chunks(
-    stream: IO[bytes], source: str, size: int
-) -> Iterator[tuple[list[tuple[int, bytes, bool]], list[Reject]]]:
-    """Cut a JSON Lines stream into chunks of ``size`` lines, or :data:`TASK_BYTES`."""
-    lines: list[tuple[int, bytes, bool]] = []
-    rejects: list[Reject] = []
+T = TypeVar("T")
+
+
+def _batches(items: Iterable[T], size: int, weight: Callable[[T], int]) -> Iterator[list[T]]:
+    """Cut items into lists of ``size``, or fewer once their ``weight`` (the text they
+    hold) reaches :data:`TASK_BYTES`."""
+    batch: list[T] = []
     held = 0
-    for item in iter_lines(stream, source):
-        if isinstance(item, Reject):
-            rejects.append(item)
-        else:
-            lines.append(item)
-            held += len(item[1])
-        if len(lines) + len(rejects) >= size or held >= TASK_BYTES:
-            yield lines, rejects
-            lines, rejects, held = [], [], 0
-    if lines or rejects:
-        yield lines, rejects
+    for item in items:
+        batch.append(item)
+        held += weight(item)
+        if len(batch) >= size or held >= TASK_BYTES:
+            yield batch
+            batch, held = [], 0
+    if batch:
+        yield batch
+
+
+def _line_bytes(item: tuple[int, bytes, bool] | Reject) -> int:
+    return 0 if isinstance(item, Reject) else len(item[1])
 
 
 STDIN_REPLACE = (
@@ -567,21 +570,14 @@ def _stream_tasks(
     or fewer when they hold more than :data:`TASK_BYTES`."""
     cutter = framer(fmt)
     if cutter is None:
-        chunks = enumerate(_chunks(stream, source, cut.size), start=cut.first_id)
-        for task_id, (lines, rejects) in chunks:
+        chunks = _batches(iter_lines(stream, source), cut.size, _line_bytes)
+        for task_id, chunk in enumerate(chunks, start=cut.first_id):
+            lines = [item for item in chunk if not isinstance(item, Reject)]
+            rejects = [item for item in chunk if isinstance(item, Reject)]
             yield cut.task(task_id, source, sha, lines=lines, rejects=rejects)
         return
-    task_id = cut.first_id
-    batch: list[object] = []
-    held = 0
-    for frame in cutter(stream, source):
-        batch.append(frame)
-        held += frame_bytes(fmt, frame)
-        if len(batch) >= cut.size or held >= TASK_BYTES:
-            yield cut.task(task_id, source, sha, frames=batch, frame_format=fmt)
-            task_id += 1
-            batch, held = [], 0
-    if batch:
+    frames = _batches(cutter(stream, source), cut.size, partial(frame_bytes, fmt))
+    for task_id, batch in enumerate(frames, start=cut.first_id):
         yield cut.task(task_id, source, sha, frames=batch, frame_format=fmt)
 
 

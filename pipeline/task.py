@@ -20,7 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.check import paused_gc
-from pipeline.formats import FILE_MARKED, parse_frames
+from pipeline.formats import FILE_MARKED, read_frames
 from pipeline.formats.jsonl import decode_line
 from pipeline.formats.limits import vet
 from pipeline.lake.keys import digests
@@ -141,7 +141,7 @@ def _vetted(task: ChunkTask, result: ChunkResult) -> Iterator[HandRecord | Rejec
     """Read the task's frames, vetted; note in ``result`` a hand whose converter's signs
     mark its whole file (before its limits may make it a reject)."""
     marks_file = task.frame_format in FILE_MARKED
-    for item in parse_frames(task.frame_format, task.frames, task.source):
+    for item in read_frames(task.frame_format, task.frames, task.source):
         if marks_file and isinstance(item, HandRecord) and item.converted:
             result.converted = True
         yield vet(item)

@@ -21,8 +21,9 @@ from typing import Any, cast
 import pytest
 
 from pipeline.formats import read_hands
+from pipeline.formats.limits import vet
 from pipeline.formats.ohh import looks_like_ohh, parse_ohh, parse_ohh_bytes
-from pipeline.formats.ohh_stream import ohh_frames, parse_ohh_frames, parse_ohh_stream, read_ohh
+from pipeline.formats.ohh_stream import ohh_frames, parse_ohh_stream, read_ohh, read_ohh_frames
 from pipeline.model import ActionType, Betting, Blind, HandRecord, Variant
 from pipeline.rules import replay
 from pipeline.settle import Half, settle
@@ -674,7 +675,7 @@ def test_the_stream_reads_what_the_whole_text_holds(
         assert streamed == whole
         # croupier run cuts the stream where it reads it and its workers read the frames
         frames = [pickle.loads(pickle.dumps(f)) for f in ohh_frames(io.BytesIO(data), "x.ohh")]
-        assert [item for f in frames for item in parse_ohh_frames([f], "x.ohh")] == whole
+        assert [vet(item) for f in frames for item in read_ohh_frames([f], "x.ohh")] == whole
 
 
 def _over_the_limit(monkeypatch: pytest.MonkeyPatch) -> tuple[bytes, bytes]:

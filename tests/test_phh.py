@@ -28,6 +28,7 @@ from pokerkit import HandHistory
 from pipeline.cards import parse_cards
 from pipeline.convert import phh_text
 from pipeline.formats.jsonl import read_jsonl
+from pipeline.formats.limits import vet
 from pipeline.formats.phh import (
     MAX_HAND_BYTES,
     UnwritableHand,
@@ -38,9 +39,9 @@ from pipeline.formats.phh import (
 from pipeline.formats.phh_stream import (
     looks_like_phh,
     parse_phh,
-    parse_phh_frames,
     phh_frames,
     read_phh,
+    read_phh_frames,
     read_phh_stream,
 )
 from pipeline.generate import GameChoice, RakePolicy, generate_hands
@@ -1015,7 +1016,7 @@ def test_frames_read_apart_give_what_the_stream_reader_gives() -> None:
     for data in (text.encode(), text.encode()[:-9], (FIXTURES / "extensions.phhs").read_bytes()):
         whole = list(read_phh_stream(io.BytesIO(data), "s.phhs"))
         frames = [pickle.loads(pickle.dumps(f)) for f in phh_frames(io.BytesIO(data), "s.phhs")]
-        apart = [item for f in frames for item in parse_phh_frames([f], "s.phhs")]
+        apart = [vet(item) for f in frames for item in read_phh_frames([f], "s.phhs")]
         assert apart == whole
         assert len(frames) == len(whole) > 1
 

@@ -29,7 +29,6 @@ from pipeline.formats.limits import vet
 from pipeline.formats.pokerstars import (
     parse_pokerstars,
     parse_pokerstars_bytes,
-    parse_pokerstars_frames,
     pokerstars_frames,
     read_pokerstars,
     read_pokerstars_frames,
@@ -233,7 +232,6 @@ def test_frames_read_apart_give_the_file_s_hands(path: Path) -> None:
         if marked:
             apart = [replace(i, converted=True) if isinstance(i, HandRecord) else i for i in apart]
         assert apart == whole
-        assert list(parse_pokerstars_frames(frames, "x")) == [vet(item) for item in read]
 
 
 def test_a_long_file_is_read_in_bounded_memory(

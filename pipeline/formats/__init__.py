@@ -14,7 +14,7 @@ import os
 import stat
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 from pipeline.formats.jsonl import read_jsonl, read_jsonl_stream
 from pipeline.formats.limits import Readable
@@ -57,7 +57,7 @@ __all__ = [
     "framer",
     "looks_like_hand_log",
     "open_stream",
-    "parse_frames",
+    "read_frames",
     "read_hands",
     "read_stream",
     "stream_reader",
@@ -247,17 +247,23 @@ Framer = Callable[[IO[bytes], str], Iterator[object]]
 """Cuts a binary stream into frames: ``(stream, source) -> pieces of text, each one hand's
 (or a reject of the lines it holds)``, unread."""
 
-_FRAMERS: dict[
-    str, tuple[Framer, Callable[..., Iterator[HandRecord | Reject]], Callable[[Any], int]]
-] = {
-    "pokerstars": (pokerstars_frames, read_pokerstars_frames, pokerstars_frame_bytes),
-    "phh": (phh_frames, read_phh_frames, phh_frame_bytes),
-    "ohh": (ohh_frames, read_ohh_frames, ohh_frame_bytes),
+
+class _Frames(NamedTuple):
+    """The two halves of reading a format's streams apart: cutting them into frames (quick,
+    where the file is read) and reading the frames (the slow part, where the work is:
+    ``croupier run`` reads its tasks' frames in its workers); and a frame's size."""
+
+    cut: Framer
+    read: Callable[[Iterable[Any], str], Iterator[HandRecord | Reject]]
+    size: Callable[[Any], int]
+
+
+_FRAMERS = {
+    "pokerstars": _Frames(pokerstars_frames, read_pokerstars_frames, pokerstars_frame_bytes),
+    "phh": _Frames(phh_frames, read_phh_frames, phh_frame_bytes),
+    "ohh": _Frames(ohh_frames, read_ohh_frames, ohh_frame_bytes),
 }
-"""The formats whose streams are cut into frames and read apart, and the two halves of
-reading them: cutting (quick, where the file is read) and reading (the slow part, where
-the work is: ``croupier run`` reads its tasks' frames in its workers); and the size of a
-frame's text."""
+"""The formats whose streams are cut into frames and read apart (all but JSON Lines)."""
 
 FILE_MARKED = frozenset({"pokerstars"})
 """The formats whose hands are all marked ``converted`` when any hand of their file is (a
@@ -269,19 +275,19 @@ def framer(fmt: str) -> Framer | None:
     """Return what cuts streams of a format into frames, or ``None`` for JSON Lines (cut
     into lines, each a hand)."""
     _require_known(fmt)
-    pair = _FRAMERS.get(fmt)
-    return None if pair is None else pair[0]
+    frames = _FRAMERS.get(fmt)
+    return None if frames is None else frames.cut
 
 
 def frame_bytes(fmt: str, frame: object) -> int:
     """Return about how much text a frame that :func:`framer`'s function cut holds (a
     reject's, nothing): what a task carries, and holds while it works."""
-    return _FRAMERS[fmt][2](frame)
+    return _FRAMERS[fmt].size(frame)
 
 
-def parse_frames(fmt: str, frames: Iterable[object], source: str) -> Iterator[HandRecord | Reject]:
+def read_frames(fmt: str, frames: Iterable[object], source: str) -> Iterator[HandRecord | Reject]:
     """Yield a hand or a reject for every frame that :func:`framer`'s function cut from a
     stream of ``fmt``, in order; ``source`` names the stream. The items are not yet vetted
     (:func:`~pipeline.formats.limits.vet`): a hand beyond the readers' limits is still a
     hand here, and its converter's signs still mark its file (:data:`FILE_MARKED`)."""
-    return _FRAMERS[fmt][1](frames, source)
+    return _FRAMERS[fmt].read(frames, source)

@@ -28,7 +28,6 @@ __all__ = [
     "MAX_HAND_BYTES",
     "ohh_frame_bytes",
     "ohh_frames",
-    "parse_ohh_frames",
     "parse_ohh_stream",
     "read_ohh",
     "read_ohh_frames",
@@ -100,7 +99,8 @@ class _Window:
 
 def parse_ohh_stream(stream: IO[bytes], source: str) -> Iterator[HandRecord | Reject]:
     """Yield a hand or a reject for every hand object of an OHH binary stream."""
-    return parse_ohh_frames(ohh_frames(stream, source), source)
+    for item in read_ohh_frames(ohh_frames(stream, source), source):
+        yield vet(item)
 
 
 Frame = tuple[str, int, tuple[int, int, int]] | Reject
@@ -110,7 +110,7 @@ Frame = tuple[str, int, tuple[int, int, int]] | Reject
 
 def ohh_frames(stream: IO[bytes], source: str) -> Iterator[Frame]:
     """Cut an OHH binary stream into its hand objects' texts, unread: what
-    :func:`parse_ohh_frames` reads into hands and rejects, in order, wherever it runs (a
+    :func:`read_ohh_frames` reads into hands and rejects, in order, wherever it runs (a
     ``croupier run`` worker). A hand's end is found by decoding its JSON (the quick part
     of reading it); text that is not JSON, or too long, is a reject here."""
     head = read_head(stream, _READ_BYTES)
@@ -154,15 +154,9 @@ def ohh_frame_bytes(frame: Frame) -> int:
     return 0 if isinstance(frame, Reject) else len(frame[0])
 
 
-def parse_ohh_frames(frames: Iterable[Frame], source: str) -> Iterator[HandRecord | Reject]:
-    """Yield a hand or a reject (vetted) for every frame of a stream cut by
-    :func:`ohh_frames`."""
-    for item in read_ohh_frames(frames, source):
-        yield vet(item)
-
-
 def read_ohh_frames(frames: Iterable[Frame], source: str) -> Iterator[HandRecord | Reject]:
-    """:func:`parse_ohh_frames`, its items not yet vetted (the caller vets them)."""
+    """Yield a hand or a reject, not yet vetted, for every frame of a stream cut by
+    :func:`ohh_frames`."""
     for frame in frames:
         if isinstance(frame, Reject):
             yield frame

@@ -24,7 +24,6 @@ __all__ = [
     "MAX_HAND_BYTES",
     "looks_like_phh",
     "parse_phh",
-    "parse_phh_frames",
     "phh_frame_bytes",
     "phh_frames",
     "read_phh",
@@ -223,7 +222,7 @@ def _hands(lines: Iterator[tuple[int, str] | Reject], source: str) -> Iterator[H
 
 def phh_frames(stream: IO[bytes], source: str) -> Iterator[Frame]:
     """Cut a ``.phh``/``.phhs`` binary stream into its hands' texts, unread: what
-    :func:`parse_phh_frames` reads into hands and rejects, in order, wherever it runs (a
+    :func:`read_phh_frames` reads into hands and rejects, in order, wherever it runs (a
     ``croupier run`` worker). The cutting is the quick part of reading."""
     return _framed(_stream_lines(stream, source))
 
@@ -233,15 +232,9 @@ def phh_frame_bytes(frame: Frame) -> int:
     return 0 if isinstance(frame, Reject) else len(frame[0][2]) + len(frame[0][3])
 
 
-def parse_phh_frames(frames: Iterable[Frame], source: str) -> Iterator[HandRecord | Reject]:
-    """Yield a hand or a reject (vetted) for every frame of a stream cut by
-    :func:`phh_frames`."""
-    for frame in frames:
-        yield vet(_read_frame(frame, source))
-
-
 def read_phh_frames(frames: Iterable[Frame], source: str) -> Iterator[HandRecord | Reject]:
-    """:func:`parse_phh_frames`, its items not yet vetted (the caller vets them)."""
+    """Yield a hand or a reject, not yet vetted, for every frame of a stream cut by
+    :func:`phh_frames`."""
     for frame in frames:
         yield _read_frame(frame, source)
 

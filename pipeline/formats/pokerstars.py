@@ -78,7 +78,6 @@ __all__ = [
     "looks_like_pokerstars",
     "parse_pokerstars",
     "parse_pokerstars_bytes",
-    "parse_pokerstars_frames",
     "pokerstars_frame_bytes",
     "pokerstars_frames",
     "read_pokerstars",
@@ -406,7 +405,7 @@ def _parse_stream(stream: Readable, source: str) -> Iterator[HandRecord | Reject
 
 
 def pokerstars_frames(stream: Readable, source: str) -> Iterator[Frame]:
-    """Cut a binary stream into its hands' lines, unread: what :func:`parse_pokerstars_frames`
+    """Cut a binary stream into its hands' lines, unread: what :func:`read_pokerstars_frames`
     reads into hands and rejects, in order, wherever it runs (a ``croupier run`` worker).
 
     The cutting is the quick part of reading (each line is matched against the header, no
@@ -419,23 +418,16 @@ def pokerstars_frames(stream: Readable, source: str) -> Iterator[Frame]:
     yield from _chunks(_raw_lines(stream, head))
 
 
-def parse_pokerstars_frames(frames: Iterable[Frame], source: str) -> Iterator[HandRecord | Reject]:
-    """Yield a hand or a reject (vetted) for every hand of frames of a stream cut by
-    :func:`pokerstars_frames`. A hand is marked ``converted`` on its own signs only: the
-    whole file's mark (see :func:`_one_tool_per_file`) is the caller's to apply."""
-    for item in read_pokerstars_frames(frames, source):
-        yield vet(item)
-
-
 def pokerstars_frame_bytes(frame: Frame) -> int:
     """Return the bytes of a frame's lines (a reject's: none)."""
     return 0 if isinstance(frame, Reject) else sum(len(line) + 1 for line in frame.lines)
 
 
 def read_pokerstars_frames(frames: Iterable[Frame], source: str) -> Iterator[HandRecord | Reject]:
-    """:func:`parse_pokerstars_frames`, its items not yet vetted: a hand with a converter's
-    signs is marked so even when its limits will make it a reject (the file is still one
-    tool's)."""
+    """Yield a hand or a reject, not yet vetted, for every hand of frames of a stream cut
+    by :func:`pokerstars_frames`. A hand is marked ``converted`` on its own signs only (so
+    even one whose limits will make it a reject): the whole file's mark (see
+    :func:`_one_tool_per_file`) is the caller's to apply."""
     for frame in frames:
         if isinstance(frame, Reject):
             yield frame
