@@ -32,6 +32,7 @@ __all__ = [
     "COMPILED",
     "ENGINE",
     "RECORD",
+    "SHARED",
     "StaleBuild",
     "built_form",
     "check_fresh",
@@ -45,6 +46,7 @@ __all__ = [
 ]
 
 COMPILED = (
+    "records",
     "rules/state",
     "rules/context",
     "rules/betting",
@@ -64,6 +66,10 @@ COMPILED = (
 )
 """The modules ``setup.py`` compiles (same list, same order), as paths in the package
 without their suffix; the engine's (``rules/``) each have a ``.pxd`` of C types."""
+
+SHARED = ("model.py",)
+"""Sources the compiled modules depend on besides their own: the layout of the hand's
+records, which ``records.pxd`` declares (see :mod:`pipeline.records`)."""
 
 _HERE = Path(__file__).resolve().parent
 RECORD = "compiled.json"
@@ -101,13 +107,15 @@ def built_form(root: Path = _HERE) -> str:
 
 
 def sources(root: Path = _HERE) -> list[Path]:
-    """Return every source the compiled form is built from (each ``.py``, and its ``.pxd``)."""
+    """Return every source the compiled form is built from (each ``.py``, and its ``.pxd``,
+    then the :data:`SHARED` ones)."""
     found = []
     for name in COMPILED:
         found.append(root / f"{name}.py")
         types = root / f"{name}.pxd"
         if types.exists():
             found.append(types)
+    found.extend(root / name for name in SHARED)
     return found
 
 

@@ -27,9 +27,11 @@ from msgspec.structs import replace
 
 import pipeline
 import pipeline.rules
+import pipeline.records
 from pipeline.compiled import (
     COMPILED,
     RECORD,
+    SHARED,
     StaleBuild,
     check_fresh,
     compiled_file,
@@ -39,7 +41,7 @@ from pipeline.compiled import (
     stale_modules,
     stray_modules,
 )
-from pipeline.model import HandRecord
+from pipeline.model import Action, HandRecord, Seat
 from pipeline.rules import replay
 from tests.handbuilder import BOARD, blinds, board, build, call, raise_to
 
@@ -136,11 +138,11 @@ def _digest(form: str) -> list[str]:
 def test_every_c_types_file_belongs_to_a_compiled_module() -> None:
     # the engine's modules share C types: each has its .pxd; the others need none, but for
     # the one that fills NumPy arrays (lake/columns), the one that gathers a hand's rows
-    # (lake/rows), settlement's dicts and lists, and the decoder's loops over characters
-    # and integers
+    # (lake/rows), settlement's dicts and lists, the decoder's loops over characters and
+    # integers, and the view of the hand's records they all read (records)
     types = {p.relative_to(PACKAGE).with_suffix("").as_posix() for p in PACKAGE.rglob("*.pxd")}
     assert types <= set(COMPILED)
-    others = {"lake/columns", "lake/rows", "settle", "formats/jsonl", "formats/limits"}
+    others = {"lake/columns", "lake/rows", "settle", "formats/jsonl", "formats/limits", "records"}
     assert types - others == {name for name in COMPILED if name.startswith("rules/")}
     # and a wheel built from the sources carries every one (a module compiled without its
     # .pxd would build, untyped, and run slower without a word)
@@ -251,7 +253,29 @@ def test_the_installed_build_matches_its_record() -> None:
         recorded = json.loads((PACKAGE / RECORD).read_text())
         assert recorded == source_digests(PACKAGE)
         pxd = sum(1 for name in COMPILED if (PACKAGE / f"{name}.pxd").exists())
-        assert len(recorded) == len(COMPILED) + pxd
+        assert len(recorded) == len(COMPILED) + pxd + len(SHARED)
+        assert "model.py" in recorded  # the records' layout, which the compiled view reads
+
+
+def test_the_compiled_view_of_the_records_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the view of every record reads each of its fields from its place
+    assert pipeline.records.layout_problems() == []
+
+    # a view that reads two fields swapped, or one field short, is caught and named
+    def swapped(a: Action) -> tuple[object, ...]:
+        return (a.amount, a.all_in, a.blind, a.burn, a.cards, a.run, a.seat, a.to, a.type)
+
+    def short(s: Seat) -> tuple[object, ...]:
+        return (s.bounty, s.player, s.seat, s.sitting_out)
+
+    views = dict(pipeline.records._VIEWS)
+    views[Action], views[Seat] = swapped, short
+    monkeypatch.setattr(pipeline.records, "_VIEWS", tuple(views.items()))
+    problems = pipeline.records.layout_problems()
+    assert problems == [
+        "Action: the view reads 9 fields of 9, and the wrong value for all_in, amount",
+        "Seat: the view reads 4 fields of 5, and the wrong value for none",
+    ]
 
 
 def test_sources_without_a_build_are_never_stale(tmp_path: Path) -> None:
@@ -377,5 +401,5 @@ def test_amounts_beyond_64_bits_are_refused_not_wrapped(factor: int) -> None:
 
 def test_a_partly_compiled_build_is_refused(tmp_path: Path) -> None:
     _fake_build(tmp_path, compiled=("rules/state",))  # one module compiled, not the rest
-    with pytest.raises(StaleBuild, match=r"incomplete \(rules/context, rules/betting, .* not"):
+    with pytest.raises(StaleBuild, match=r"incomplete \(records, rules/context, .* not"):
         check_fresh(tmp_path)

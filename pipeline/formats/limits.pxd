@@ -1,8 +1,12 @@
 # C types for the compiled form (see setup.py); limits.py stays the source of truth.
 import cython
 
-@cython.locals(total=cython.longlong)
-cpdef bint _in_range(hand) except? -1
+from pipeline.records cimport Action as ActionC
+from pipeline.records cimport GameSpec as GameC, HandRecord as HandC
+from pipeline.records cimport RecordedResult as ResultC, Seat as SeatC
+
+@cython.locals(total=cython.longlong, game=GameC, s=SeatC, a=ActionC, result=ResultC)
+cpdef bint _in_range(HandC hand) except? -1
 
 cdef inline bint _seat_out(long long seat) except? -1
 

@@ -29,6 +29,7 @@ from typing import IO, Protocol
 
 import msgspec
 
+import pipeline.records  # noqa: F401 - first, it checks the compiled view of the records
 from pipeline.model import CashOut, Collection, HandRecord, SeatAmount
 from pipeline.violations import Reject, RejectCode
 

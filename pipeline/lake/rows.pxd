@@ -1,26 +1,38 @@
 # C types for the compiled form (see setup.py); rows.py stays the source of truth.
 cimport cython
 from pipeline.lake.columns cimport card_text
+from pipeline.records cimport Action as ActionC, HandRecord as HandC, Seat as SeatC
+from pipeline.records cimport GameSpec as GameC, RecordedResult as ResultC
 from pipeline.rules.context cimport Step
 
 cdef object _SHOW, _POST, _DEAL, _SMALL, _BIG, _LOW
 cdef tuple _NOBODY
 
+@cython.locals(game=GameC, result=ResultC)
+cpdef tuple _hand_row(
+    HandC hand, object judged, object settled, object month, object status, tuple violations,
+    object run_id
+)
+
+@cython.locals(action=ActionC)
+cpdef list hand_positions(HandC hand, object seats)
+
 @cython.locals(
     seats=tuple, names=list, recorded=dict, cashed=dict, shown=set, players=dict, won_of=dict,
     finals=dict, hole=dict, highs=dict, lows=dict, pots=dict, flags=list, stacks=tuple,
-    invested=tuple, i=Py_ssize_t,
+    invested=tuple, i=Py_ssize_t, result=ResultC, player=SeatC, s=SeatC,
 )
 cpdef Py_ssize_t _add_seat_rows(
-    list rows, list flag_rows, list pot_rows, object hand, object judged, object settled
+    list rows, list flag_rows, list pot_rows, HandC hand, object judged, object settled
 ) except -1
 
-@cython.locals(added=list, players=dict, actions=tuple, row=tuple, steps=tuple, step=Step)
+@cython.locals(added=list, players=dict, actions=tuple, row=tuple, steps=tuple, step=Step,
+               s=SeatC)
 cpdef Py_ssize_t _add_action_rows(
-    list rows, list names, list cards, list runs, object hand, object judged
+    list rows, list names, list cards, list runs, HandC hand, object judged
 ) except -1
 
-cpdef _add_action_keys(list names, list cards, list runs, object action, object player)
+cpdef _add_action_keys(list names, list cards, list runs, ActionC action, object player)
 
 @cython.locals(n=Py_ssize_t, i=Py_ssize_t, k=Py_ssize_t, step=Step, codes=list, type_codes=dict,
                int_view=cython.longlong[:, ::1], flag_view=cython.uchar[::1],
@@ -29,10 +41,10 @@ cpdef list _step_arrays(list steps)
 
 cdef long long _ABSENT
 
-cpdef bint _stopped_early(object judged, object hand) except -1
+cpdef bint _stopped_early(object judged, HandC hand) except -1
 
-@cython.locals(step=Step, shown=set)
-cpdef set _shown(object judged, object hand)
+@cython.locals(step=Step, shown=set, a=ActionC)
+cpdef set _shown(object judged, HandC hand)
 
 @cython.locals(halves=dict, out=dict, high=set, low=set, counts=list, alone=cython.bint)
 cpdef dict _pot_kinds(object settled, bint hilo)

@@ -26,7 +26,7 @@ from pipeline.rules.context import StepValues
 from pipeline.rules.state import Street
 from pipeline.rules.stats import FLAG_NAMES, Flags, seat_flags
 from pipeline.settle import Half, Settlement, error_count, hand_status
-from pipeline.violations import Reject
+from pipeline.violations import Reject, Violation
 
 __all__ = ["UNKNOWN_MONTH", "ChunkRows", "hand_positions", "month_of", "positions"]
 
@@ -211,61 +211,17 @@ class ChunkRows:
 
     def add_hand(self, hand: HandRecord, judged: Replay, settled: Settlement) -> Status:
         """Add one judged hand to every table it has rows in; return its status."""
-        game = hand.game
         site, hand_id, month = hand.site, hand.hand_id, month_of(hand.started_at)
-        scale = game.scale
         violations = judged.violations + settled.violations
-        result = hand.result
         status = hand_status(judged, settled)
         self._keys.append((site, hand_id))
         hand_keys = self._hand_keys
         hand_keys[0].append(site)
         hand_keys[1].append(hand_id)
         hand_keys[2].append(month)
-        hand_keys[3].append(scale)
+        hand_keys[3].append(hand.game.scale)
         self._rows["hands"].append(
-            (
-                site,
-                hand_id,
-                hand.source,
-                hand.line,
-                hand.table,  # table_name
-                hand.started_at,
-                month,
-                game.variant,  # StrEnums, as their values (Arrow reads a str)
-                game.hole_cards,
-                game.betting,
-                game.variant.is_hilo,
-                game.mixed,
-                game.currency,
-                scale,
-                game.small_blind,
-                game.big_blind,
-                game.ante,
-                game.small_bet,
-                game.big_bet,
-                hand.button,  # button_seat
-                len(judged.seats),  # n_players
-                [card_text(b) for b in judged.boards if b],  # none: no board dealt
-                card_text(hand.deck) if hand.deck else None,
-                # total_pot: a hand not settled (invalid) has no pots, but its chips went in
-                sum([p.amount for p in settled.pots]) if settled.pots else sum(judged.invested),
-                result.rake if result is not None and result.rake is not None else 0,
-                sum([f.amount for f in result.fees]) if result is not None else 0,
-                result.added if result is not None else 0,
-                status,
-                len(violations),
-                error_count(status, violations),  # n_errors
-                settled.payouts_match,
-                settled.settled,
-                hand.tournament is not None,
-                hand.tournament.id if hand.tournament is not None else None,
-                bool(result is not None and result.cash_outs),  # cash_out
-                hand.converted,
-                _extras_json(hand.extras),
-                judged.rules.label,
-                self.run_id,
-            )
+            _hand_row(hand, judged, settled, month, status, violations, self.run_id)
         )
         counts = self._counts
         counts["seats"].append(self._add_seats(hand, judged, settled))
@@ -414,6 +370,65 @@ _Unreplayed = tuple[
     tuple[()],
 ]
 """A row of ``actions`` for an action the replay did not reach, in :class:`Step`'s order."""
+
+
+
+def _hand_row(
+    hand: HandRecord,
+    judged: Replay,
+    settled: Settlement,
+    month: str,
+    status: Status,
+    violations: tuple[Violation, ...],
+    run_id: str,
+) -> tuple[object, ...]:
+    """Return a hand's row of ``hands``. (A function, not a method, so that the compiled
+    form reads the records' fields as C structs: ``rows.pxd``.)"""
+    game = hand.game
+    result = hand.result
+    scale = game.scale
+    return (
+        hand.site,
+        hand.hand_id,
+        hand.source,
+        hand.line,
+        hand.table,  # table_name
+        hand.started_at,
+        month,
+        game.variant,  # StrEnums, as their values (Arrow reads a str)
+        game.hole_cards,
+        game.betting,
+        game.variant.is_hilo,
+        game.mixed,
+        game.currency,
+        scale,
+        game.small_blind,
+        game.big_blind,
+        game.ante,
+        game.small_bet,
+        game.big_bet,
+        hand.button,  # button_seat
+        len(judged.seats),  # n_players
+        [card_text(b) for b in judged.boards if b],  # none: no board dealt
+        card_text(hand.deck) if hand.deck else None,
+        # total_pot: a hand not settled (invalid) has no pots, but its chips went in
+        sum([p.amount for p in settled.pots]) if settled.pots else sum(judged.invested),
+        result.rake if result is not None and result.rake is not None else 0,
+        sum([f.amount for f in result.fees]) if result is not None else 0,
+        result.added if result is not None else 0,
+        status,
+        len(violations),
+        error_count(status, violations),  # n_errors
+        settled.payouts_match,
+        settled.settled,
+        hand.tournament is not None,
+        hand.tournament.id if hand.tournament is not None else None,
+        bool(result is not None and result.cash_outs),  # cash_out
+        hand.converted,
+        _extras_json(hand.extras),
+        judged.rules.label,
+        run_id,
+    )
 
 
 def _add_seat_rows(

@@ -1,5 +1,6 @@
 # C types for the compiled engine (see setup.py); context.py stays the source of truth.
 cimport cython
+from pipeline.records cimport Action as ActionC, HandRecord as HandC
 from pipeline.rules.state cimport BettingState
 
 @cython.no_gc
@@ -14,7 +15,8 @@ cdef class Step:
     cpdef tuple values(self)
 
 cdef class Run:
-    cdef public object hand, rules, straddle_index, river_aggressor, last_aggressor
+    cdef public HandC hand
+    cdef public object rules, straddle_index, river_aggressor, last_aggressor
     cdef public unsigned long long seen
     cdef public list seats, violations, steps, big_posts, shared_board, expected_uncalled
     cdef public list seat_posts, deck_seqs
@@ -25,13 +27,13 @@ cdef class Run:
     cdef public bint posts_open, small_posted, exposed, all_in_showdown
     cdef public Py_ssize_t sb_index, bb_index, skipped
 
-cpdef Py_ssize_t seat_index(Run run, Py_ssize_t seq, object action) except -1
+cpdef Py_ssize_t seat_index(Run run, Py_ssize_t seq, ActionC action) except -1
 @cython.locals(step=Step)
 cpdef Step make_step(
     Py_ssize_t seq, object street, object seat, object kind, object amount, object to,
     long long pot_before, object stack_before, object to_call=*, object min_to=*,
     object max_to=*, bint all_in=*)
-cpdef check_all_in_flag(Run run, Py_ssize_t seq, object action, bint all_in)
+cpdef check_all_in_flag(Run run, Py_ssize_t seq, ActionC action, bint all_in)
 cpdef Step with_codes(Step step, tuple codes)
 @cython.locals(step=Step)
 cpdef list step_values(tuple steps)

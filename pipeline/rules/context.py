@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pipeline.records  # noqa: F401 - first, it checks the compiled view of the records
 from pipeline.model import (
     Action,
     ActionType,

@@ -3,12 +3,20 @@ cimport cython
 
 cdef object _SMALL, _BIG, _BOTH, _DEAD, _ANTE, _STRADDLE
 
+from pipeline.records cimport Action as ActionC, GameSpec as GameC, HandRecord as HandC, Seat as SeatC
 from pipeline.rules.betting cimport after_action
 from pipeline.rules.context cimport Run, check_all_in_flag, seat_index
 from pipeline.rules.state cimport BettingState
 
-@cython.locals(i=Py_ssize_t, state=BettingState, all_in=cython.bint, live=cython.bint, blind_seat=cython.bint, swapped=cython.bint)
-cpdef post(Run run, Py_ssize_t seq, object action)
+@cython.locals(i=Py_ssize_t, state=BettingState, all_in=cython.bint, live=cython.bint, blind_seat=cython.bint, swapped=cython.bint, game=GameC)
+cpdef post(Run run, Py_ssize_t seq, ActionC action)
+
+@cython.locals(s=SeatC)
+cpdef list dealt_seats(HandC hand, list order)
+
+cpdef _check_stakes(Run run, GameC game)
+
+cpdef _check_post_amount(Run run, Py_ssize_t seq, ActionC action, object expected, bint all_in, object code, object rule)
 
 cpdef object _big_blind_post(Run run, Py_ssize_t index)
 
