@@ -102,6 +102,7 @@ def _extensions() -> list[object]:
                 compiler_directives={
                     "annotation_typing": False,  # the .pxd files give the C types
                     "overflowcheck": True,  # C integer arithmetic raises, never wraps
+                    "nonecheck": True,  # a field of a typed None raises, never crashes
                     "binding": True,  # signatures and docstrings kept for help and doctests
                     "embedsignature": True,
                 },

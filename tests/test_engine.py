@@ -43,6 +43,7 @@ from pipeline.compiled import (
 )
 from pipeline.model import Action, HandRecord, Seat
 from pipeline.rules import replay
+from pipeline.rules.forced import dealt_seats
 from tests.handbuilder import BOARD, blinds, board, build, call, raise_to
 
 PACKAGE = Path(pipeline.__file__).resolve().parent
@@ -255,6 +256,13 @@ def test_the_installed_build_matches_its_record() -> None:
         pxd = sum(1 for name in COMPILED if (PACKAGE / f"{name}.pxd").exists())
         assert len(recorded) == len(COMPILED) + pxd + len(SHARED)
         assert "model.py" in recorded  # the records' layout, which the compiled view reads
+
+
+def test_a_missing_record_is_an_error_in_either_form() -> None:
+    # compiled, a field of a record typed by its view is read from memory: a None there
+    # must raise as Python does (the nonecheck directive), never read address zero
+    with pytest.raises(AttributeError, match="'NoneType' object has no attribute 'seats'"):
+        dealt_seats(None, [])  # type: ignore[arg-type]
 
 
 def test_the_compiled_view_of_the_records_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:
