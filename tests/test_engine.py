@@ -26,8 +26,8 @@ import pytest
 from msgspec.structs import replace
 
 import pipeline
-import pipeline.rules
 import pipeline.records
+import pipeline.rules
 from pipeline.compiled import (
     COMPILED,
     RECORD,

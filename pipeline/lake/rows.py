@@ -372,7 +372,6 @@ _Unreplayed = tuple[
 """A row of ``actions`` for an action the replay did not reach, in :class:`Step`'s order."""
 
 
-
 def _hand_row(
     hand: HandRecord,
     judged: Replay,
