@@ -23,3 +23,7 @@ cpdef _award_pot(object book, object pot, object net, object show, Py_ssize_t ru
 @cython.locals(winners=list, shares=list, cards=dict)
 cpdef _pay(object book, object pot, Py_ssize_t runout, object half, object amount, dict ranks,
            object show, tuple rules)
+
+cdef dict _HIGH_TEXTS, _LOW_TEXTS
+cpdef str _describe_high(object rank)
+cpdef str _describe_low(object rank)

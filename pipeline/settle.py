@@ -27,7 +27,6 @@ dataclasses). Each short cut gives exactly what the general code gives.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 
 import numpy as np
@@ -131,8 +130,27 @@ class _Showdown(Struct):
     low_cards: list[dict[int, list[int]]]
 
 
-_describe_low = functools.cache(describe_low)
-"""``describe_low``, remembered: a low rank is one of 56, described again and again."""
+_HIGH_TEXTS: dict[int, str] = {}
+_LOW_TEXTS: dict[int, str] = {}
+"""Each rank's description, once described: a high rank is one of 7,462 and a low one of
+56, described again at every showdown (a dict read is several times quicker than a call
+of a ``functools.cache`` wrapper)."""
+
+
+def _describe_high(rank: int) -> str:
+    """``describe_high``, remembered."""
+    text = _HIGH_TEXTS.get(rank)
+    if text is None:
+        text = _HIGH_TEXTS[rank] = describe_high(rank)
+    return text
+
+
+def _describe_low(rank: int) -> str:
+    """``describe_low``, remembered."""
+    text = _LOW_TEXTS.get(rank)
+    if text is None:
+        text = _LOW_TEXTS[rank] = describe_low(rank)
+    return text
 
 
 def _known(cards: tuple[int, ...] | None, count: int) -> bool:
@@ -371,7 +389,7 @@ def _first_board_hands(show: _Showdown | None, hilo: bool) -> tuple[dict[int, st
     """Describe each showdown seat's best hand on the first board (a low in hi/lo only)."""
     if show is None or not show.high:
         return {}, {}
-    highs = {seat: describe_high(rank) for seat, rank in show.high[0].items()}
+    highs = {seat: _describe_high(rank) for seat, rank in show.high[0].items()}
     if not hilo:
         return highs, {}
     lows = {seat: _describe_low(rank) for seat, rank in show.low[0].items()}
@@ -444,13 +462,13 @@ def _pay(
 ) -> None:
     best = max(ranks.values())
     winners = [seat for seat, rank in ranks.items() if rank == best]  # left of button first
+    # tied hands rank the same, so they read the same
     if half is _LOW:
-        describe, cards = _describe_low, show.low_cards[runout]
+        text, cards = _describe_low(best), show.low_cards[runout]
     else:
-        describe, cards = describe_high, show.high_cards[runout]
+        text, cards = _describe_high(best), show.high_cards[runout]
     shares = split_evenly(amount, len(winners))  # odd chips one each, left of the button first
     tied = ("R8.odd-chips",) if amount % len(winners) and "R8.odd-chips" not in rules else ()
-    text = describe(best)  # tied hands rank the same, so they read the same
     for seat, share in zip(winners, shares, strict=True):
         if not share:
             continue  # a one-chip part split between more players than chips

@@ -139,11 +139,12 @@ def _digest(form: str) -> list[str]:
 def test_every_c_types_file_belongs_to_a_compiled_module() -> None:
     # the engine's modules share C types: each has its .pxd; the others need none, but for
     # the one that fills NumPy arrays (lake/columns), the one that gathers a hand's rows
-    # (lake/rows), settlement's dicts and lists, the decoder's loops over characters and
-    # integers, and the view of the hand's records they all read (records)
+    # (lake/rows), settlement's dicts and lists and the pots' levels, the decoder's loops
+    # over characters and integers, and the view of the hand's records they all read
     types = {p.relative_to(PACKAGE).with_suffix("").as_posix() for p in PACKAGE.rglob("*.pxd")}
     assert types <= set(COMPILED)
-    others = {"lake/columns", "lake/rows", "settle", "formats/jsonl", "formats/limits", "records"}
+    others = {"lake/columns", "lake/rows", "settle", "pots", "formats/jsonl", "formats/limits"}
+    others.add("records")
     assert types - others == {name for name in COMPILED if name.startswith("rules/")}
     # and a wheel built from the sources carries every one (a module compiled without its
     # .pxd would build, untyped, and run slower without a word)
