@@ -63,7 +63,7 @@ def reconcile(
     returned: dict[int, int] = {}  # uncalled bets the log pays back inside its collections
     if judged.uncalled and returns_in_collections(judged, total):
         # the log counts uncalled returns as part of the pot and the collections
-        total += sum(amount for _, amount in judged.uncalled)
+        total += sum([amount for _, amount in judged.uncalled])
         won = dict(won)
         for seat, amount in judged.uncalled:
             won[seat] = won.get(seat, 0) + amount
@@ -98,8 +98,8 @@ def reconcile(
             )
         )
     if result.pots and list(result.pots) != nets:
-        listed = " / ".join(money(a) for a in result.pots)
-        computed = " / ".join(money(a) for a in nets)
+        listed = " / ".join([money(a) for a in result.pots])
+        computed = " / ".join([money(a) for a in nets])
         same_count = len(result.pots) == len(nets)
         violations.append(
             Violation(
@@ -120,7 +120,7 @@ def reconcile(
     if not collected and not result.final_stacks and any(won.values()):
         if not any(result.pots):
             return None  # the log records no payout to compare with (a rake alone, say)
-        listed = " / ".join(money(a) for a in result.pots)
+        listed = " / ".join([money(a) for a in result.pots])
         violations.append(  # it says what is left to pay out, and pays nobody
             Violation(
                 Code.CHIPS_NOT_CONSERVED,
@@ -184,7 +184,8 @@ def reconcile(
         )
     if len(violations) == before:
         return True
-    return not any(v.severity is Severity.ERROR for v in violations[before:])
+    # (a list, not any() over a generator: a cpdef function holds no closure)
+    return Severity.ERROR not in [v.severity for v in violations[before:]]
 
 
 def returns_in_collections(judged: Replay, pot: int) -> bool:
@@ -203,11 +204,11 @@ def returns_in_collections(judged: Replay, pot: int) -> bool:
     for action in reversed(hand.actions):  # an uncalled-bet line comes late: search back
         if action.type is _UNCALLED:
             return False
-    returned = sum(amount for _, amount in judged.uncalled)
+    returned = sum([amount for _, amount in judged.uncalled])
     if result.total_pot is not None:
         return result.total_pot == pot + returned
-    collected = sum(c.amount for c in result.collected)
-    taken = (result.rake or 0) + sum(f.amount for f in result.fees) - result.added
+    collected = sum([c.amount for c in result.collected])
+    taken = (result.rake or 0) + sum([f.amount for f in result.fees]) - result.added
     return collected + taken == pot + returned
 
 
@@ -245,7 +246,7 @@ def _reconcile_pots(book: Book, pots: tuple[Pot, ...], returned: dict[int, int])
             for pot, s in sorted(theirs)
             if s == seat and theirs[pot, seat] - ours.get((pot, seat), 0) == amount
         ]
-        last = max((p.index for p in pots if seat in p.eligible), default=0)
+        last = max([p.index for p in pots if seat in p.eligible], default=0)
         pot = over[0] if over else last
         ours[pot, seat] = ours.get((pot, seat), 0) + amount
     unnamed = {c.seat for c in result.cash_outs} - {c.seat for c in result.collected if c.pot}

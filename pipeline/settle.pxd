@@ -1,5 +1,6 @@
 # C types for the compiled form (see setup.py); settle.py stays the source of truth.
 cimport cython
+from pipeline.records cimport HandRecord as HandC, RecordedResult as ResultC, Seat as SeatC
 
 cdef object _OK, _VIOLATIONS, _INVALID, _VOID, _PARTIAL, _WHOLE, _HIGH, _LOW, _ERROR
 
@@ -13,8 +14,11 @@ cpdef _distribute(object result, list groups)
 
 @cython.locals(awards=list, seats=tuple, amounts=list, raw=list, pot_list=list, nets=list,
                won=dict, finals=dict, k=Py_ssize_t, contested=cython.bint,
-               complete=cython.bint, runs=Py_ssize_t)
+               complete=cython.bint, runs=Py_ssize_t, hand=HandC, result=ResultC)
 cpdef object _settle_one(object judged, object show, object rules)
+
+@cython.locals(s=SeatC)
+cpdef dict _starting(HandC hand)
 
 @cython.locals(parts=list, eligible=tuple, high_r=dict, low_r=dict, highs=dict, lows=dict,
                r=Py_ssize_t)

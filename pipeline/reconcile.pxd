@@ -1,0 +1,16 @@
+# C types for the compiled form (see setup.py); reconcile.py stays the source of truth.
+cimport cython
+from pipeline.records cimport Action as ActionC, HandRecord as HandC
+from pipeline.records cimport RecordedResult as ResultC
+
+@cython.locals(result=ResultC, recorded=dict, returned=dict, before=Py_ssize_t)
+cpdef object reconcile(
+    object book, tuple pots, object total, list nets, dict won, dict finals, object rake,
+    object fees
+)
+
+@cython.locals(hand=HandC, result=ResultC, action=ActionC)
+cpdef bint returns_in_collections(object judged, object pot) except -1
+
+@cython.locals(result=ResultC, ours=dict, theirs=dict)
+cpdef _reconcile_pots(object book, tuple pots, dict returned)
