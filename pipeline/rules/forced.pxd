@@ -12,7 +12,13 @@ from pipeline.rules.state cimport BettingState
 cpdef post(Run run, Py_ssize_t seq, ActionC action)
 
 @cython.locals(s=SeatC)
+cpdef list seating(HandC hand)
+
+@cython.locals(s=SeatC)
 cpdef list dealt_seats(HandC hand, list order)
+
+@cython.locals(hand=HandC, s=SeatC, numbers=list, players=list, n=Py_ssize_t)
+cpdef check_setup(Run run)
 
 cpdef _check_stakes(Run run, GameC game)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from pipeline.model import (
     Action,
     Betting,
@@ -14,6 +16,8 @@ from pipeline.rules.betting import after_action
 from pipeline.rules.context import Run, check_all_in_flag, seat_index
 from pipeline.violations import Code
 
+T = TypeVar("T")
+
 # Enum members compared at every post, bound once (C constants in the compiled engine).
 _SMALL, _BIG, _BOTH, _DEAD, _ANTE = Blind.SMALL, Blind.BIG, Blind.BOTH, Blind.DEAD, Blind.ANTE
 _STRADDLE = Blind.STRADDLE
@@ -22,8 +26,8 @@ _STRADDLE = Blind.STRADDLE
 def seating(hand: HandRecord) -> list[int]:
     """Return dealt-in seat numbers clockwise from the first seat left of the button."""
     numbers = sorted({s.seat for s in hand.seats if not s.sitting_out})
-    after = [s for s in numbers if s > hand.button]
-    before = [s for s in numbers if s <= hand.button]
+    after = [number for number in numbers if number > hand.button]
+    before = [number for number in numbers if number <= hand.button]
     return after + before
 
 
@@ -39,12 +43,11 @@ def check_setup(run: Run) -> None:
     hand = run.hand
     numbers = [s.seat for s in hand.seats]
     if len(numbers) != len(set(numbers)):
-        dup = next(n for n in numbers if numbers.count(n) > 1)
+        dup = _first_repeated(numbers)
         run.flag(Code.DUPLICATE_SEAT, f"seat {dup} is listed twice", seat=dup)
     players = [s.player for s in hand.seats]
     if len(players) != len(set(players)):
-        dup_player = next(p for p in players if players.count(p) > 1)
-        run.flag(Code.DUPLICATE_PLAYER, f"player {dup_player!r} sits in two seats")
+        run.flag(Code.DUPLICATE_PLAYER, f"player {_first_repeated(players)!r} sits in two seats")
     n = len(run.seats)
     if n < 2:
         run.flag(
@@ -72,6 +75,11 @@ def check_setup(run: Run) -> None:
         run.sb_index, run.bb_index = 1, 0  # heads-up: the button posts the small blind
     else:
         run.sb_index, run.bb_index = 0, 1 % n
+
+
+def _first_repeated(values: list[T]) -> T:
+    """Return the first of ``values`` that is listed more than once (one is)."""
+    return next(value for value in values if values.count(value) > 1)
 
 
 def _check_stakes(run: Run, game: GameSpec) -> None:
