@@ -8,8 +8,8 @@
 # module loads (check_size error), and pipeline/records.py checks every field's place
 # (``layout_problems``, run when the compiled modules load and by the tests).
 # model.py is one of the compiled form's sources: an edit to it makes the build stale.
-# Only the records in the engine's hot paths are here; every field of a record read in
-# the compiled modules is declared (an undeclared one falls back to attribute lookup).
+# Only the records the compiled modules read at every hand are here, each with all its
+# fields (a record not here is read through attribute lookup, as in Python).
 
 cdef extern from *:
     """
@@ -29,10 +29,6 @@ cdef extern from *:
         PyObject *currency; PyObject *hole_cards; PyObject *max_seats; PyObject *mixed;
         PyObject *scale; PyObject *small_bet; PyObject *small_blind; PyObject *variant;
     } CroupierGameSpec;
-    typedef struct {
-        PyObject_HEAD
-        PyObject *amount; PyObject *pot; PyObject *run; PyObject *seat;
-    } CroupierCollection;
     typedef struct {
         PyObject_HEAD
         PyObject *added; PyObject *bounties; PyObject *cash_outs; PyObject *collected;
@@ -58,9 +54,6 @@ cdef extern from *:
         cdef object ante, betting, big_bet, big_blind, currency, hole_cards, max_seats
         cdef object mixed, scale, small_bet, small_blind, variant
 
-    ctypedef class pipeline.model.Collection [object CroupierCollection, check_size error]:
-        cdef object amount, pot, run, seat
-
     ctypedef class pipeline.model.RecordedResult [
         object CroupierRecordedResult, check_size error
     ]:
@@ -75,6 +68,5 @@ cdef extern from *:
 cpdef tuple _action(Action a)
 cpdef tuple _seat(Seat s)
 cpdef tuple _game(GameSpec g)
-cpdef tuple _collection(Collection c)
 cpdef tuple _result(RecordedResult r)
 cpdef tuple _hand(HandRecord h)

@@ -39,10 +39,6 @@ def _game(g: model.GameSpec) -> tuple[object, ...]:
     )
 
 
-def _collection(c: model.Collection) -> tuple[object, ...]:
-    return (c.amount, c.pot, c.run, c.seat)
-
-
 def _result(r: model.RecordedResult) -> tuple[object, ...]:
     return (
         *(r.added, r.bounties, r.cash_outs, r.collected, r.fees, r.final_stacks, r.pots),
@@ -62,7 +58,6 @@ _VIEWS: tuple[tuple[type, Callable[..., tuple[object, ...]]], ...] = (
     (model.Action, _action),
     (model.Seat, _seat),
     (model.GameSpec, _game),
-    (model.Collection, _collection),
     (model.RecordedResult, _result),
     (model.HandRecord, _hand),
 )
