@@ -197,6 +197,12 @@ def test_a_compiled_module_not_built_from_its_source_is_refused(tmp_path: Path) 
     assert stale_modules(tmp_path) == ["rules/betting.pxd", "formats/jsonl.py"]
     with pytest.raises(StaleBuild, match=r"not built from rules/betting\.pxd, formats/jsonl\.py"):
         check_fresh(tmp_path)
+    # the records' layout, which the compiled modules read (records.pxd), is a source too
+    (tmp_path / "model.py").write_text("x = 1\n")
+    (tmp_path / RECORD).write_text(json.dumps(source_digests(tmp_path)))
+    check_fresh(tmp_path)
+    (tmp_path / "model.py").write_text("x = 2\n")
+    assert stale_modules(tmp_path) == ["model.py"]
 
 
 def test_a_stale_build_refuses_to_load_its_compiled_modules_only(tmp_path: Path) -> None:
