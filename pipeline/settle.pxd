@@ -29,5 +29,4 @@ cpdef _pay(object book, object pot, Py_ssize_t runout, object half, object amoun
            object show, tuple rules)
 
 cdef dict _HIGH_TEXTS, _LOW_TEXTS
-cpdef str _describe_high(object rank)
-cpdef str _describe_low(object rank)
+cpdef str _described(dict texts, object describe, object rank)

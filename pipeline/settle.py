@@ -27,7 +27,7 @@ dataclasses). Each short cut gives exactly what the general code gives.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from msgspec import Struct, field
@@ -137,19 +137,11 @@ _LOW_TEXTS: dict[int, str] = {}
 of a ``functools.cache`` wrapper)."""
 
 
-def _describe_high(rank: int) -> str:
-    """``describe_high``, remembered."""
-    text = _HIGH_TEXTS.get(rank)
+def _described(texts: dict[int, str], describe: Callable[[int], str], rank: int) -> str:
+    """Return ``describe(rank)``, remembered in ``texts``."""
+    text = texts.get(rank)
     if text is None:
-        text = _HIGH_TEXTS[rank] = describe_high(rank)
-    return text
-
-
-def _describe_low(rank: int) -> str:
-    """``describe_low``, remembered."""
-    text = _LOW_TEXTS.get(rank)
-    if text is None:
-        text = _LOW_TEXTS[rank] = describe_low(rank)
+        text = texts[rank] = describe(rank)
     return text
 
 
@@ -389,10 +381,12 @@ def _first_board_hands(show: _Showdown | None, hilo: bool) -> tuple[dict[int, st
     """Describe each showdown seat's best hand on the first board (a low in hi/lo only)."""
     if show is None or not show.high:
         return {}, {}
-    highs = {seat: _describe_high(rank) for seat, rank in show.high[0].items()}
+    highs = {
+        seat: _described(_HIGH_TEXTS, describe_high, rank) for seat, rank in show.high[0].items()
+    }
     if not hilo:
         return highs, {}
-    lows = {seat: _describe_low(rank) for seat, rank in show.low[0].items()}
+    lows = {seat: _described(_LOW_TEXTS, describe_low, rank) for seat, rank in show.low[0].items()}
     return highs, lows
 
 
@@ -464,9 +458,9 @@ def _pay(
     winners = [seat for seat, rank in ranks.items() if rank == best]  # left of button first
     # tied hands rank the same, so they read the same
     if half is _LOW:
-        text, cards = _describe_low(best), show.low_cards[runout]
+        text, cards = _described(_LOW_TEXTS, describe_low, best), show.low_cards[runout]
     else:
-        text, cards = _describe_high(best), show.high_cards[runout]
+        text, cards = _described(_HIGH_TEXTS, describe_high, best), show.high_cards[runout]
     shares = split_evenly(amount, len(winners))  # odd chips one each, left of the button first
     tied = ("R8.odd-chips",) if amount % len(winners) and "R8.odd-chips" not in rules else ()
     for seat, share in zip(winners, shares, strict=True):
