@@ -19,11 +19,11 @@ cpdef list hand_positions(HandC hand, object seats)
 
 @cython.locals(
     seats=tuple, names=list, recorded=dict, cashed=dict, shown=set, players=dict, won_of=dict,
-    finals=dict, hole=dict, highs=dict, lows=dict, pots=dict, flags=list, stacks=tuple,
+    finals=dict, hole=dict, highs=dict, lows=dict, pots=dict, stacks=tuple,
     invested=tuple, i=Py_ssize_t, result=ResultC, player=SeatC, s=SeatC,
 )
 cpdef Py_ssize_t _add_seat_rows(
-    list rows, list flag_rows, list pot_rows, HandC hand, object judged, object settled
+    list rows, list flag_tables, list pot_rows, HandC hand, object judged, object settled
 ) except -1
 
 @cython.locals(added=list, players=dict, actions=tuple, row=tuple, steps=tuple, step=Step,

@@ -24,7 +24,7 @@ from pipeline.pots import split_evenly
 from pipeline.rules import Replay, context
 from pipeline.rules.context import StepValues
 from pipeline.rules.state import Street
-from pipeline.rules.stats import FLAG_NAMES, Flags, seat_flags
+from pipeline.rules.stats import FLAG_NAMES, flag_table
 from pipeline.settle import Half, Settlement, error_count, hand_status
 from pipeline.violations import Reject, Violation
 
@@ -133,8 +133,9 @@ _HAND_KEYS = ("site", "hand_id", "month", "scale")
 _PER_HAND = ("seats", "actions", "pots", "awards", "violations")
 """The tables whose rows are a hand's: their key columns are the hand's, repeated."""
 _SEAT_TAIL = (len(FLAG_NAMES), len(_NO_POTS))
-"""A seat's row is kept in three parts: its own values, then its statistic flags and its
-pot counts, which are tuples already (made once per seat, not copied into a wider one)."""
+"""A seat's row is kept in three parts: its own values (a tuple), then its statistic flags
+(a row of its hand's :func:`~pipeline.rules.stats.flag_table`) and its pot counts (a tuple
+made once per seat, not copied into a wider one)."""
 
 
 def _table(schema: pa.Schema, columns: dict[str, pa.Array]) -> pa.Table:
@@ -154,17 +155,25 @@ _TYPE_CODES = {kind: code for code, kind in enumerate(ActionType)}
 
 
 def _gathered(
-    parts: Sequence[Sequence[tuple[object, ...]]], fields: list[pa.Field], tail: tuple[int, ...]
+    rows: Sequence[tuple[object, ...]], fields: list[pa.Field]
 ) -> list[pa.Array | list[object]]:
-    """Return the columns of rows kept in parts (:func:`to_arrays`): the first part has
-    the first fields, each later one as many of the last as ``tail`` says, in order."""
-    out: list[pa.Array | list[object]] = []
-    end = len(fields) - sum(tail)
-    start = 0
-    for rows, width in zip(parts, (end, *tail), strict=True):
-        types = [f.type for f in fields[start : start + width]]
-        out.extend(to_arrays(rows, [kind_of(t) for t in types], types))
-        start += width
+    """Return the columns of the rows (:func:`to_arrays`), one per field."""
+    types = [f.type for f in fields]
+    return to_arrays(rows, [kind_of(t) for t in types], types)
+
+
+def _table_columns(tables: list[np.ndarray], fields: list[pa.Field]) -> list[pa.Array]:
+    """Return the columns of integer tables put end to end (a column per field): a flag
+    field's as booleans (non-zero: true), any other's cast to its type (which checks that
+    every value fits)."""
+    whole = np.concatenate(tables) if tables else np.zeros((0, len(fields)), np.int64)
+    out = []
+    for k, f in enumerate(fields):
+        column = whole[:, k]
+        if pa.types.is_boolean(f.type):
+            out.append(pa.array(column != 0, pa.bool_()))
+        else:
+            out.append(pa.array(column, pa.int64()).cast(f.type))
     return out
 
 
@@ -185,7 +194,7 @@ class ChunkRows:
     def __init__(self, run_id: str) -> None:
         self.run_id = run_id
         self._rows: dict[str, list[tuple[object, ...]]] = {name: [] for name in TABLES}
-        self._seat_tail: tuple[list[Flags], list[tuple[int, ...]]] = ([], [])  # flags, pots
+        self._seat_tail: tuple[list[np.ndarray], list[tuple[int, ...]]] = ([], [])  # flags, pots
         self._hand_keys: list[list[object]] = [[] for _ in _HAND_KEYS]  # per hand added
         self._counts: dict[str, list[int]] = {name: [] for name in _PER_HAND}  # rows per hand
         self._steps: list[context.Step | StepValues | _Unreplayed] = []
@@ -284,10 +293,17 @@ class ChunkRows:
             per_hand = name in _PER_HAND
             own = [f for f in schema if f.name not in keys] if per_hand else list(schema)
             if name == "seats":
-                gathered = _gathered([rows, *self._seat_tail], own, _SEAT_TAIL)
+                flags, pots = self._seat_tail
+                head = len(own) - sum(_SEAT_TAIL)
+                tail = head + _SEAT_TAIL[0]
+                gathered = [
+                    *_gathered(rows, own[:head]),
+                    *_table_columns(flags, own[head:tail]),
+                    *_gathered(pots, own[tail:]),
+                ]
                 self._seat_tail = ([], [])
             else:
-                gathered = _gathered([rows], own, ())
+                gathered = _gathered(rows, own)
             columns = {
                 f.name: c if isinstance(c, pa.Array) else pa.array(c, f.type)
                 for c, f in zip(gathered, own, strict=True)
@@ -432,15 +448,15 @@ def _hand_row(
 
 def _add_seat_rows(
     rows: list[tuple[object, ...]],
-    flag_rows: list[Flags],
+    flag_tables: list[np.ndarray],
     pot_rows: list[tuple[int, ...]],
     hand: HandRecord,
     judged: Replay,
     settled: Settlement,
 ) -> int:
-    """Add a row per player dealt in to ``rows``, and each one's flags and pot counts to
-    ``flag_rows`` and ``pot_rows``; return how many. (A function, not a method, so that the
-    compiled form knows its dicts and sets as such: ``rows.pxd``.)"""
+    """Add a row per player dealt in to ``rows``, their flags (a table, a row each) to
+    ``flag_tables`` and each one's pot counts to ``pot_rows``; return how many. (A function,
+    not a method, so that the compiled form knows its dicts and sets as such: ``rows.pxd``.)"""
     seats = judged.seats
     if not seats:  # a hand with nobody dealt in has no seat rows
         return 0
@@ -459,7 +475,7 @@ def _add_seat_rows(
     won_of, finals, hole = settled.won, settled.final_stacks, judged.hole_cards
     highs, lows = settled.high_hands, settled.low_hands
     pots = _pot_kinds(settled, hand.game.variant.is_hilo)
-    flags = seat_flags(judged, names)  # before any row is added: the parts stay aligned
+    flags = flag_table(judged, names)  # before any row is added: the parts stay aligned
     stacks, invested = judged.stacks, judged.invested
     for i, seat in enumerate(seats):
         player = players[seat]
@@ -490,7 +506,7 @@ def _add_seat_rows(
                 lows.get(seat),
             )
         )
-    flag_rows.extend(flags)
+    flag_tables.append(flags)
     pot_rows.extend([pots.get(seat, _NO_POTS) for seat in seats])
     return len(seats)
 

@@ -2,16 +2,23 @@
 cimport cython
 from pipeline.rules.context cimport Step
 
-@cython.locals(step=Step, n=Py_ssize_t, raises=Py_ssize_t, open_pot=cython.bint,
-               first=cython.bint, aggressive=cython.bint, flop_dealt=cython.bint,
-               seats=tuple, rows=list, index=dict, preflop=list, by_street=dict,
-               folded_early=set, folded_preflop=set, out=set, codes=tuple, decisions=list,
-               row=list, folded=tuple, k=Py_ssize_t)
-cpdef list seat_flags(object judged, list positions)
+@cython.locals(step=Step, n=Py_ssize_t, i=Py_ssize_t, raises=Py_ssize_t,
+               first_raiser=Py_ssize_t, last_raiser=Py_ssize_t, cbettor=Py_ssize_t,
+               k=Py_ssize_t, open_pot=cython.bint, first=cython.bint, aggressive=cython.bint,
+               preflop=cython.bint, flop_dealt=cython.bint, showdown=cython.bint,
+               seats=tuple, index=dict, by_street=list, codes=tuple, folded=tuple,
+               rows=cython.longlong[:, ::1])
+cpdef object flag_table(object judged, list positions)
 
-@cython.locals(made=object, bet_seen=cython.bint, faced=set)
-cpdef object _continuation(list decisions, tuple at, object cbettor, list rows)
+@cython.locals(made=Py_ssize_t, bet_seen=cython.bint, i=Py_ssize_t, cbet_opp=Py_ssize_t,
+               cbet=Py_ssize_t, fold_opp=Py_ssize_t, fold=Py_ssize_t)
+cpdef Py_ssize_t _continuation(list decisions, tuple at, Py_ssize_t cbettor,
+                               cython.longlong[:, ::1] rows) except -2
 
-cdef frozenset _BETTING, _AGGRESSIVE, _STEAL_POSITIONS, _NO_TURN
-cdef tuple _VOLUNTARY
+cdef frozenset _STEAL_POSITIONS, _NO_TURN
 cdef object _FOLD, _CALL, _BET, _RAISE, _CHECK, _PREFLOP, _FLOP, _TURN, _RIVER
+cdef tuple _CBET_AT
+cdef Py_ssize_t _WIDTH, _MARKS, _OUT, _FOLDED_EARLY, _FOLDED_PREFLOP, _FACED
+cdef Py_ssize_t _VPIP, _VPIP_OPP, _PFR, _THREE_BET, _THREE_BET_OPP, _FOLD_TO_THREE_BET
+cdef Py_ssize_t _FOLD_TO_THREE_BET_OPP, _STEAL, _STEAL_OPP, _AGGRESSIVE_COUNT, _CALLS, _FOLDS
+cdef Py_ssize_t _SAW_FLOP, _SHOWDOWN

@@ -6,28 +6,26 @@ SQL are those statistics. Flags come from the replay's steps, so they follow the
 engine judged: a posted blind is not a decision, a big blind who only checks did not put money
 in voluntarily, a walk gives the big blind no decision at all.
 
-:func:`seat_flags` gives each player's flags as a plain tuple in :data:`FLAG_NAMES` order (what
-the lake stores); :func:`seat_stats` gives the same values as named :class:`SeatStats`. It runs
-once per hand, so the flags are set by position in one list per player, in one pass over the
-steps, and no record is built until the end.
+:func:`flag_table` gives every player's flags as a row of integers in :data:`FLAG_NAMES` order
+(the lake takes its columns as they are); :func:`seat_flags` gives each row as a plain tuple
+of flags and counts, :func:`seat_stats` as a named :class:`SeatStats`. It runs once per hand,
+so the flags are set by column in one table, in one pass over the steps, and no record is
+built.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
+import numpy as np
+
 from pipeline.model import ActionType
 from pipeline.rules.replay import Replay
 from pipeline.rules.state import Street
 from pipeline.violations import Code
 
-__all__ = ["FLAG_NAMES", "Flags", "SeatStats", "seat_flags", "seat_stats"]
+__all__ = ["FLAG_NAMES", "Flags", "SeatStats", "flag_table", "seat_flags", "seat_stats"]
 
-_BETTING = frozenset(
-    {ActionType.FOLD, ActionType.CHECK, ActionType.CALL, ActionType.BET, ActionType.RAISE}
-)
-_AGGRESSIVE = frozenset({ActionType.BET, ActionType.RAISE})
-_VOLUNTARY = (ActionType.CALL, ActionType.BET, ActionType.RAISE)
 _FOLD, _CALL, _BET = ActionType.FOLD, ActionType.CALL, ActionType.BET
 _RAISE, _CHECK = ActionType.RAISE, ActionType.CHECK
 _STEAL_POSITIONS = frozenset({"CO", "BTN", "SB"})
@@ -89,8 +87,10 @@ FLAG_NAMES: tuple[str, ...] = SeatStats._fields
 Flags = tuple[bool | int, ...]
 """One player's flags, in :data:`FLAG_NAMES` order."""
 
-_CLEAR: Flags = tuple(SeatStats())  # a player who did nothing
-_at = FLAG_NAMES.index  # a flag's position in a player's list
+_IS_FLAG = tuple(type(value) is bool for value in SeatStats())
+"""Per column: a flag (else a count)."""
+_WIDTH = len(FLAG_NAMES)
+_at = FLAG_NAMES.index  # a flag's column
 _VPIP, _VPIP_OPP, _PFR = _at("vpip"), _at("vpip_opp"), _at("pfr")
 _THREE_BET, _THREE_BET_OPP = _at("three_bet"), _at("three_bet_opp")
 _FOLD_TO_THREE_BET, _FOLD_TO_THREE_BET_OPP = _at("fold_to_three_bet"), _at("fold_to_three_bet_opp")
@@ -101,16 +101,22 @@ _AGGRESSIVE_COUNT, _CALLS, _FOLDS = (
     _at("postflop_folds"),
 )
 _SAW_FLOP, _SHOWDOWN = _at("saw_flop"), _at("went_to_showdown")
-_CBET_AT = {
-    street: (
+_CBET_AT = tuple(
+    (
         _at(f"cbet_{street.label}_opp"),
         _at(f"cbet_{street.label}"),
         _at(f"fold_to_cbet_{street.label}_opp"),
         _at(f"fold_to_cbet_{street.label}"),
     )
     for street in _POSTFLOP
-}
-"""Per post-flop street: the positions of its c-bet and fold-to-c-bet flags (opportunity first)."""
+)
+"""Per post-flop street, in order: the columns of its c-bet and fold-to-c-bet flags
+(opportunity first)."""
+_MARKS = 4
+_OUT, _FOLDED_EARLY, _FOLDED_PREFLOP, _FACED = range(_WIDTH, _WIDTH + _MARKS)
+"""Columns past the flags that :func:`flag_table` keeps per player as it goes (and drops):
+folded or all-in so far; folded pre-flop at all, judged or not; folded as a pre-flop
+decision; faced this street's c-bet (:func:`_continuation`)."""
 
 _new_tuple = tuple.__new__  # a named tuple from its values, without its Python ``__new__``
 _FLOP, _TURN, _RIVER = _POSTFLOP
@@ -120,40 +126,52 @@ _Decision = tuple[ActionType, int]
 
 
 def seat_flags(judged: Replay, positions: list[str]) -> list[Flags]:
-    """Return each player's flags as a tuple in :data:`FLAG_NAMES` order (indexed like seats).
+    """Return each player's flags as a tuple in :data:`FLAG_NAMES` order (indexed like seats):
+    the rows of :func:`flag_table`, each flag a ``bool`` and each count an ``int``."""
+    return [
+        tuple([bool(v) if flag else v for v, flag in zip(row, _IS_FLAG, strict=True)])
+        for row in flag_table(judged, positions).tolist()
+    ]
+
+
+def flag_table(judged: Replay, positions: list[str]) -> np.ndarray:
+    """Return every player's flags as a row of integers (indexed like seats), in
+    :data:`FLAG_NAMES` order: 1 or 0 for a flag, the number for a count.
 
     A decision is a judged betting action (fold, check, call, bet, raise) by a player dealt
     in, on a turn the rules gave them (see :data:`_NO_TURN`); ``positions`` names each
     index's position (``SB``, ``BTN`` …). The pre-flop flags and the post-flop counts are
     set as the steps go; the c-bet flags need the previous street's outcome, so each
-    post-flop street's decisions are kept for the end.
+    post-flop street's decisions are kept for the end. (The table is a NumPy array, which
+    the compiled form fills as a C array; the lake takes its columns as they are.)
     """
     seats = judged.seats
     n = len(seats)
-    rows = [list(_CLEAR) for _ in range(n)]
+    table = np.zeros((n, _WIDTH + _MARKS), np.int64)
+    rows = table  # the compiled form writes it through a typed view
     index: dict[int | None, int] = {seat: i for i, seat in enumerate(seats)}
-    preflop: list[_Decision] = []  # only its identity is used: pre-flop is handled at once
-    by_street = {_PREFLOP: preflop, _FLOP: [], _TURN: [], _RIVER: []}
-    folded_early: set[int | None] = set()  # seats with any pre-flop fold, judged or not
-    folded_preflop: set[int] = set()  # players who folded as a pre-flop decision
-    out: set[int | None] = set()  # seats that folded or went all-in, so far
+    by_street: list[list[_Decision]] = [[], [], []]  # flop, turn, river
     # The pre-flop betting so far.
     raises = 0  # raises beyond the big blind (or, with none, beyond the opening bet)
-    first_raiser: int | None = None
-    last_raiser: int | None = None
+    first_raiser = -1  # the first raiser's index (-1: none yet)
+    last_raiser = -1  # the last pre-flop aggressor's
     open_pot = True  # everyone so far folded
     for step in judged.steps:
         kind = step.type
-        if kind not in _BETTING:
-            continue
+        if not (kind is _FOLD or kind is _CHECK or kind is _CALL or kind is _BET or kind is _RAISE):
+            continue  # not a betting action
+        found = index.get(step.seat)
+        if found is None:
+            continue  # not a player dealt in: nothing they do is a decision of the hand
+        i = found
         street = step.street
-        seat = step.seat
-        if kind is _FOLD and street is _PREFLOP:
-            folded_early.add(seat)
-        if seat in out:
+        preflop = street is _PREFLOP
+        if kind is _FOLD and preflop:
+            rows[i, _FOLDED_EARLY] = 1
+        if rows[i, _OUT]:
             continue  # folded or all-in before: the replay applies nothing they do
         if kind is _FOLD or step.all_in:
-            out.add(seat)
+            rows[i, _OUT] = 1
         codes = step.codes
         if codes:
             if not _NO_TURN.isdisjoint(codes):
@@ -164,50 +182,52 @@ def seat_flags(judged: Replay, positions: list[str]) -> list[Flags]:
                     break
             if (kind is _RAISE or kind is _CALL) and (step.amount or 0) <= (step.to_call or 0):
                 kind = _CALL if step.amount else _CHECK  # a "raise" to the bet; a "call" of 0
-        i = index.get(seat)  # None: not a player dealt in
-        decisions = by_street.get(street)
-        if i is None or decisions is None:
-            continue
-        row = rows[i]
-        if decisions is not preflop:
-            decisions.append((kind, i))
-            if kind in _AGGRESSIVE:
-                row[_AGGRESSIVE_COUNT] += 1
+        aggressive = kind is _BET or kind is _RAISE
+        if not preflop:
+            if street is _FLOP:
+                by_street[0].append((kind, i))
+            elif street is _TURN:
+                by_street[1].append((kind, i))
+            elif street is _RIVER:
+                by_street[2].append((kind, i))
+            else:
+                continue  # no street's decision (a showdown's, say)
+            if aggressive:
+                rows[i, _AGGRESSIVE_COUNT] += 1
             elif kind is _CALL:
-                row[_CALLS] += 1
+                rows[i, _CALLS] += 1
             elif kind is _FOLD:
-                row[_FOLDS] += 1
+                rows[i, _FOLDS] += 1
             continue
-        first = not row[_VPIP_OPP]  # the player's first pre-flop decision
-        row[_VPIP_OPP] = True
-        aggressive = kind in _AGGRESSIVE
-        if kind in _VOLUNTARY:
-            row[_VPIP] = True
+        first = not rows[i, _VPIP_OPP]  # the player's first pre-flop decision
+        rows[i, _VPIP_OPP] = 1
+        if kind is _CALL or aggressive:
+            rows[i, _VPIP] = 1
         if aggressive:
-            row[_PFR] = True
-        if first and positions[i] in _STEAL_POSITIONS and open_pot:
-            row[_STEAL_OPP] = True
-            row[_STEAL] = aggressive
+            rows[i, _PFR] = 1
+        if first and open_pot and positions[i] in _STEAL_POSITIONS:
+            rows[i, _STEAL_OPP] = 1
+            rows[i, _STEAL] = aggressive
         if (
             raises == 1
             and step.max_to is not None
-            and not row[_THREE_BET_OPP]
+            and not rows[i, _THREE_BET_OPP]
             and i != first_raiser
         ):
-            row[_THREE_BET_OPP] = True
-            row[_THREE_BET] = aggressive
-        if i == first_raiser and raises >= 2 and not row[_FOLD_TO_THREE_BET_OPP]:
-            row[_FOLD_TO_THREE_BET_OPP] = True
-            row[_FOLD_TO_THREE_BET] = kind is _FOLD
+            rows[i, _THREE_BET_OPP] = 1
+            rows[i, _THREE_BET] = aggressive
+        if i == first_raiser and raises >= 2 and not rows[i, _FOLD_TO_THREE_BET_OPP]:
+            rows[i, _FOLD_TO_THREE_BET_OPP] = 1
+            rows[i, _FOLD_TO_THREE_BET] = kind is _FOLD
         if kind is _FOLD:
-            folded_preflop.add(i)
+            rows[i, _FOLDED_PREFLOP] = 1
         else:
             open_pot = False
         if aggressive:
             last_raiser = i
             if kind is _RAISE:  # a pre-flop bet (no big blind: antes only) is the bet itself
                 raises += 1
-                if first_raiser is None:
+                if first_raiser < 0:
                     first_raiser = i
     flop_dealt = False
     for board in judged.boards:
@@ -218,17 +238,16 @@ def seat_flags(judged: Replay, positions: list[str]) -> list[Flags]:
         folded = judged.folded
         showdown = judged.showdown
         for i in range(n):
-            if i not in folded_preflop and not (folded[i] and seats[i] in folded_early):
-                row = rows[i]
-                row[_SAW_FLOP] = True
+            if not rows[i, _FOLDED_PREFLOP] and not (folded[i] and rows[i, _FOLDED_EARLY]):
+                rows[i, _SAW_FLOP] = 1
                 if showdown and not folded[i]:
-                    row[_SHOWDOWN] = True
+                    rows[i, _SHOWDOWN] = 1
     cbettor = last_raiser  # the pre-flop aggressor may c-bet the flop
-    for street in _POSTFLOP:
-        if cbettor is None:
+    for k in range(3):
+        if cbettor < 0:
             break  # no c-bet on this street, so none on a later one
-        cbettor = _continuation(by_street[street], _CBET_AT[street], cbettor, rows)
-    return list(map(tuple, rows))
+        cbettor = _continuation(by_street[k], _CBET_AT[k], cbettor, rows)
+    return table[:, :_WIDTH]
 
 
 def seat_stats(judged: Replay, positions: list[str]) -> list[SeatStats]:
@@ -237,30 +256,26 @@ def seat_stats(judged: Replay, positions: list[str]) -> list[SeatStats]:
 
 
 def _continuation(
-    decisions: list[_Decision],
-    at: tuple[int, int, int, int],
-    cbettor: int,
-    rows: list[list[bool | int]],
-) -> int | None:
-    """Set one street's c-bet flags (at the positions ``at``); return who c-bet (or ``None``)."""
-    if not decisions:
-        return None
+    decisions: list[_Decision], at: tuple[int, int, int, int], cbettor: int, rows: np.ndarray
+) -> int:
+    """Set one street's c-bet flags (at the columns ``at``); return who c-bet (-1: nobody)."""
     cbet_opp, cbet, fold_opp, fold = at
-    made = None
+    made = -1
     bet_seen = False
-    faced: set[int] = set()
     for kind, i in decisions:
-        if i == cbettor and not bet_seen and made is None:
-            rows[i][cbet_opp] = True
+        if i == cbettor and not bet_seen and made < 0:
+            rows[i, cbet_opp] = 1
             if kind is _BET:
-                rows[i][cbet] = True
+                rows[i, cbet] = 1
                 made = i
-        elif made is not None and i != made and i not in faced:
-            faced.add(i)
-            rows[i][fold_opp] = True
-            rows[i][fold] = kind is _FOLD
-        if kind in _AGGRESSIVE:
+        elif made >= 0 and i != made and not rows[i, _FACED]:
+            rows[i, _FACED] = 1
+            rows[i, fold_opp] = 1
+            rows[i, fold] = kind is _FOLD
+        if kind is _BET or kind is _RAISE:
             bet_seen = True
-            if made is not None and i != made:
+            if made >= 0 and i != made:
                 break  # a raise over the c-bet: who acts after it faces the raise, not the c-bet
+    if made >= 0:
+        rows[:, _FACED] = 0  # for the next street
     return made
