@@ -16,3 +16,6 @@ cdef Py_ssize_t _LOWEST
 
 @cython.locals(n=Py_ssize_t, i=Py_ssize_t, card=Py_ssize_t, parts=list)
 cpdef str card_text(cards)
+
+@cython.locals(card=Py_ssize_t)
+cpdef object known_card_text(object cards)

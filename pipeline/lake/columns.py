@@ -22,7 +22,7 @@ import pyarrow as pa
 
 from pipeline.cards import UNKNOWN, format_card, format_cards
 
-__all__ = ["BOOL", "INT", "OTHER", "card_text", "kind_of", "to_arrays"]
+__all__ = ["BOOL", "INT", "OTHER", "card_text", "kind_of", "known_card_text", "to_arrays"]
 
 OTHER, INT, BOOL = 0, 1, 2
 """How a column is gathered: as a list for ``pa.array``, or as integers or flags."""
@@ -54,6 +54,21 @@ def card_text(cards: Sequence[int]) -> str:
             return format_cards(cards)  # not a card: it says which
         parts[i] = _CARD_TEXT[card - _LOWEST]
     return "".join(parts)
+
+
+def known_card_text(cards: Sequence[int] | None) -> str | None:
+    """Return cards as :func:`card_text` does, or ``None`` when none of them is known (no
+    cards, or every one hidden): a player's hole cards as the lake shows them.
+
+    >>> known_card_text((50, 45)), known_card_text((-1, -1)), known_card_text(None)
+    ('AhKd', None, None)
+    """
+    if not cards:
+        return None
+    for card in cards:
+        if card != _LOWEST:
+            return card_text(cards)
+    return None
 
 
 def kind_of(type_: pa.DataType) -> int:

@@ -1,12 +1,12 @@
 # C types for the compiled form (see setup.py); rows.py stays the source of truth.
 cimport cython
-from pipeline.lake.columns cimport card_text
+from pipeline.lake.columns cimport card_text, known_card_text
 from pipeline.records cimport Action as ActionC, HandRecord as HandC, Seat as SeatC
 from pipeline.records cimport GameSpec as GameC, RecordedResult as ResultC
 from pipeline.rules.context cimport Step
 
 cdef object _SHOW, _POST, _DEAL, _SMALL, _BIG, _LOW
-cdef tuple _NOBODY
+cdef tuple _NOBODY, _SCOOP
 
 @cython.locals(game=GameC, result=ResultC)
 cpdef tuple _hand_row(
@@ -46,7 +46,8 @@ cpdef bint _stopped_early(object judged, HandC hand) except -1
 @cython.locals(step=Step, shown=set, a=ActionC)
 cpdef set _shown(object judged, HandC hand)
 
-@cython.locals(halves=dict, out=dict, high=set, low=set, counts=list, alone=cython.bint)
+@cython.locals(halves=dict, out=dict, high=set, low=set, counts=list, alone=cython.bint,
+               awards=tuple)
 cpdef dict _pot_kinds(object settled, bint hilo)
 
 @cython.locals(winners=dict, seats=list, parts=list, runs=Py_ssize_t, before=Py_ssize_t,

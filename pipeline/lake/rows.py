@@ -16,8 +16,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.cards import UNKNOWN
-from pipeline.lake.columns import card_text, kind_of, to_arrays
+from pipeline.lake.columns import card_text, kind_of, known_card_text, to_arrays
 from pipeline.lake.schema import TABLES
 from pipeline.model import Action, ActionType, Blind, HandRecord, Status
 from pipeline.pots import split_evenly
@@ -108,6 +107,7 @@ def month_of(moment: datetime | None) -> str:
 
 
 _NO_POTS = (0, 0, 0, 0, 0)
+_SCOOP = (1, 1, 0, 0, 0)  # one pot won, whole and alone
 _NO_CASH_OUT = (None, None)
 _STEPS = pa.schema(  # the steps' columns, in Step's field order
     [
@@ -484,8 +484,7 @@ def _add_seat_rows(
         end = finals.get(seat)  # a cash-out, a void hand: as settled
         if end is None:
             end = stacks[i] + won
-        cards = hole.get(seat)
-        text = card_text(cards) if cards and max(cards) != UNKNOWN else None
+        text = known_card_text(hole.get(seat))
         paid, fee = cashed.get(seat, _NO_CASH_OUT) if cashed else _NO_CASH_OUT
         rows.append(
             (
@@ -738,8 +737,11 @@ def _pot_kinds(settled: Settlement, hilo: bool) -> dict[int, tuple[int, int, int
     shared low and none of the high. A pot won in another way (the high and a shared low)
     counts in ``pots_won`` only.
     """
+    awards = settled.awards
+    if len(awards) == 1 and awards[0].half is not _LOW:  # the common case: one pot, one winner
+        return {awards[0].seat: _SCOOP}
     halves: dict[tuple[int, int], tuple[set[int], set[int]]] = {}  # (pot, runout): high, low
-    for a in settled.awards:
+    for a in awards:
         key = (a.pot, a.runout)
         parts = halves.get(key)
         if parts is None:
