@@ -103,7 +103,15 @@ def month_of(moment: datetime | None) -> str:
     if moment is None:
         return UNKNOWN_MONTH
     utc = moment if moment.tzinfo is UTC else moment.astimezone(UTC)  # readers give UTC
-    return f"{utc.year:04d}-{utc.month:02d}"  # not %Y, which writes no zeros before year 1000
+    key = utc.year * 12 + utc.month
+    month = _MONTHS.get(key)
+    if month is None:  # written once per month met (formatting is most of the time here)
+        month = _MONTHS[key] = f"{utc.year:04d}-{utc.month:02d}"  # %Y writes no zeros < 1000
+    return month
+
+
+_MONTHS: dict[int, str] = {}
+"""Each month's text met so far, by ``year * 12 + month``."""
 
 
 _NO_POTS = (0, 0, 0, 0, 0)
