@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import numpy as np
 import pyarrow as pa
 import pytest
 from hypothesis import given
@@ -20,6 +21,7 @@ from hypothesis import strategies as st
 import pipeline.lake.columns
 from pipeline.cards import format_cards
 from pipeline.lake.columns import BOOL, INT, OTHER, kind_of
+from pipeline.lake.rows import _table_columns
 
 _spec = importlib.util.spec_from_file_location(
     "columns_source", Path(pipeline.lake.columns.__file__).with_name("columns.py")
@@ -165,3 +167,31 @@ def test_card_text_of_a_number_that_is_no_card_raises(
 ) -> None:
     with pytest.raises(ValueError, match="card int out of range"):
         card_text(cards)
+
+
+KNOWN_CARD_TEXTS = [pipeline.lake.columns.known_card_text, SOURCE.known_card_text]
+
+
+@pytest.mark.parametrize("known_card_text", KNOWN_CARD_TEXTS, ids=["installed", "source"])
+@given(st.one_of(st.none(), st.lists(st.integers(-1, 51), max_size=6).map(tuple)))
+def test_known_card_text_is_none_without_a_known_card(
+    known_card_text: Callable[[Any], str | None], cards: tuple[int, ...] | None
+) -> None:
+    # a player's hole cards: none dealt, all hidden ("????"), or some known
+    known = cards is not None and any(card != -1 for card in cards)
+    assert known_card_text(cards) == (format_cards(cards) if known and cards else None)
+
+
+def test_integer_tables_become_flag_and_count_columns() -> None:
+    """The statistic flags' tables (a row per player) put end to end: a flag column's
+    non-zero values are true, a count column keeps its numbers, and one too large for its
+    type raises rather than wraps."""
+    fields = [pa.field("flag", pa.bool_()), pa.field("count", pa.int16())]
+    first = np.array([[1, 3], [0, 0]], np.int64)
+    second = np.array([[2, 40], [1, 7], [0, 1]], np.int64)[:, :2]
+    flags, counts = _table_columns([first, second], fields)
+    assert flags.to_pylist() == [True, False, True, True, False]
+    assert counts.type == pa.int16() and counts.to_pylist() == [3, 0, 40, 7, 1]
+    assert [c.to_pylist() for c in _table_columns([], fields)] == [[], []]
+    with pytest.raises(pa.ArrowInvalid):
+        _table_columns([np.array([[0, 1 << 15]], np.int64)], fields)

@@ -7,13 +7,15 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pipeline.formats.jsonl import read_jsonl
 from pipeline.lake.query import run_query
 from pipeline.lake.rows import _pot_kinds, hand_positions, positions
 from pipeline.pots import Award, Half
-from pipeline.rules import Replay
-from pipeline.rules.stats import SeatStats, seat_stats
+from pipeline.rules import Replay, replay
+from pipeline.rules.stats import FLAG_NAMES, SeatStats, seat_flags, seat_stats
 from pipeline.run import run_lake
 from pipeline.settle import Settlement
+from pipeline.violations import Reject
 from tests.handbuilder import (
     bet,
     board,
@@ -366,3 +368,29 @@ AWARD = st.builds(
 def test_pot_kinds_are_the_definitions(awards: list[Award], hilo: bool) -> None:
     settled = Settlement((), tuple(awards), {}, {}, 0, (), None)
     assert _pot_kinds(settled, hilo) == _pot_kinds_by_definition(awards, hilo)
+
+
+def test_the_lakes_flag_columns_are_seat_flags(tmp_path: Path) -> None:
+    """Every seat's flags and counts in the lake, column by column, are those of
+    :func:`seat_flags` for its hand (the flags reach the lake as one table per hand)."""
+    lake = tmp_path / "lake"
+    logs = sorted(SAMPLES.glob("*.jsonl"))
+    run_lake([str(p) for p in logs], lake, workers=1)
+    columns = ", ".join(FLAG_NAMES)
+    stored = {
+        (hand_id, seat): tuple(values)
+        for hand_id, seat, *values in run_query(
+            lake, f"SELECT hand_id, seat, {columns} FROM seats"
+        ).rows
+    }
+    expected = {}
+    for path in logs:
+        for hand in read_jsonl(path):
+            if isinstance(hand, Reject):
+                continue
+            judged = replay(hand)
+            names = hand_positions(hand, judged.seats)
+            for seat, flags in zip(judged.seats, seat_flags(judged, names), strict=True):
+                expected[(hand.hand_id, seat)] = flags
+    assert expected and stored == expected
+    assert any(any(flags) for flags in expected.values())  # not all zeros
