@@ -9,10 +9,13 @@ cards at ``i, i + n, i + 2n …``; a card is burned before the flop, the turn an
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pipeline.cards import parse_cards
 from pipeline.generate import generate_hands
 from pipeline.model import ActionType, Status
+from pipeline.rules.deal import _deals as deck_deals
 from pipeline.rules.deal import check_deck_order
 from pipeline.rules.forced import seating
 from pipeline.violations import Code
@@ -535,3 +538,22 @@ def test_deck_order_reads_the_same_given_the_deal_and_board_positions() -> None:
         checked += 1
         found += bool(problems)
     assert checked > 100 and found  # some of the faults are in the deal
+
+
+@given(
+    cards=st.lists(st.integers(-1, 5), max_size=5).map(tuple),
+    deck=st.permutations(range(6)).map(tuple),
+    start=st.integers(0, 8),
+    width=st.integers(0, 8),
+    step=st.integers(1, 3),
+)
+def test_deals_is_the_slice_with_hidden_cards_matching_any(
+    cards: tuple[int, ...], deck: tuple[int, ...], start: int, width: int, step: int
+) -> None:
+    """The deck-order check compares in place: as the slice of the deck would compare, an
+    unknown card (-1) matching any card, past the deck's end nothing dealt."""
+    expected = deck[start : start + width : step]
+    same = len(cards) == len(expected) and all(
+        c in (-1, e) for c, e in zip(cards, expected, strict=True)
+    )
+    assert deck_deals(cards, deck, start, start + width, step) is same

@@ -2,9 +2,11 @@
 cimport cython
 from pipeline.records cimport Action as ActionC, HandRecord as HandC
 
-cpdef bint _same(object dealt, object expected) except -1
+@cython.locals(end=Py_ssize_t, size=Py_ssize_t, j=Py_ssize_t, card=Py_ssize_t,
+               dealt=Py_ssize_t)
+cpdef bint _deals(tuple cards, tuple deck, Py_ssize_t start, Py_ssize_t stop, Py_ssize_t step) except -1
 
-@cython.locals(n=Py_ssize_t, k=Py_ssize_t, seq=Py_ssize_t, first=Py_ssize_t,
+@cython.locals(deck=tuple, n=Py_ssize_t, k=Py_ssize_t, seq=Py_ssize_t, first=Py_ssize_t,
                pointer=Py_ssize_t, board_cards=Py_ssize_t, shared_end=Py_ssize_t,
                start=Py_ssize_t, size=Py_ssize_t, take=Py_ssize_t, end=Py_ssize_t,
                courchevel=cython.bint, burn=cython.bint, wrong=cython.bint, actions=tuple,
