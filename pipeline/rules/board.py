@@ -217,6 +217,9 @@ def show(run: Run, seq: int, action: Action) -> None:
             actual=str(len(cards)),
         )
     dealt = run.dealt.get(seat)
+    if dealt is not None and cards == dealt:  # the common case: the cards dealt, shown
+        run.hole[seat] = dealt
+        return
     if dealt is not None:
         known = {c for c in dealt if c != UNKNOWN}
         unknown_slots = dealt.count(UNKNOWN)
