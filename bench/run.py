@@ -24,8 +24,9 @@ this order:
 - PokerKit replaying the same hands through ``tests.pokerkit_bridge`` (deal, every action,
   showdown and payout): a sample of ``--pokerkit-hands`` of the input's hands it can
   represent, in the input's mix, half PLO and half PLO8 (the bridge plays hi/lo as
-  PokerKit's pot-limit Omaha with its eight-or-better low as a second hand type); the
-  report gives each variant's rate too;
+  PokerKit's pot-limit Omaha with its eight-or-better low as a second hand type), played
+  ``--repeat`` times over and its fastest pass kept, as the runs' fastest are; the report
+  gives each variant's rate in that pass too;
 - ``croupier run --executor dask``: the same on a local Dask cluster of two single-threaded
   worker processes, once starting the cluster (as ``croupier run`` does) and once on a
   cluster already up (what a long-lived cluster costs per run); their ratios to the two
@@ -287,23 +288,27 @@ def pokerkit_sample(path: Path, count: int) -> PokerKitSample:
     )
 
 
-def time_pokerkit(hands: Sequence[HandRecord]) -> tuple[dict[str, float], int]:
-    """Play the hands in PokerKit once (after a short warm-up); return the seconds spent on
-    each variant's hands and how many hands PokerKit finished."""
+def time_pokerkit(hands: Sequence[HandRecord], repeat: int = 1) -> tuple[dict[str, float], int]:
+    """Play the hands in PokerKit ``repeat`` times over (after a short warm-up); return the
+    seconds the fastest pass spent on each variant's hands and how many hands PokerKit
+    finished in it."""
     from tests.pokerkit_bridge import play_in_pokerkit
 
     for hand in hands[:20]:
         play_in_pokerkit(hand)
-    seconds: dict[str, float] = {}
-    finished = 0
-    for hand in hands:
-        start = time.perf_counter()
-        play = play_in_pokerkit(hand)
-        took = time.perf_counter() - start
-        variant = hand.game.variant.value
-        seconds[variant] = seconds.get(variant, 0.0) + took
-        finished += play.refused is None and play.finished
-    return seconds, finished
+    passes: list[tuple[dict[str, float], int]] = []
+    for _ in range(max(1, repeat)):
+        seconds: dict[str, float] = {}
+        finished = 0
+        for hand in hands:
+            start = time.perf_counter()
+            play = play_in_pokerkit(hand)
+            took = time.perf_counter() - start
+            variant = hand.game.variant.value
+            seconds[variant] = seconds.get(variant, 0.0) + took
+            finished += play.refused is None and play.finished
+        passes.append((seconds, finished))
+    return min(passes, key=lambda p: sum(p[0].values()))
 
 
 def measure_memory(path: Path, lake: Path, chunk_hands: int) -> Memory:
@@ -564,7 +569,7 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, object]:
         checks["pokerkit_hands_looked_at"] = sample.looked
         checks["pokerkit_playable"] = sample.playable
         if sample.hands:
-            spent, finished = time_pokerkit(sample.hands)
+            spent, finished = time_pokerkit(sample.hands, args.repeat)
             rows["pokerkit"] = _row(
                 "PokerKit replay via bridge",
                 "PLO + PLO8 (sample)",
@@ -632,7 +637,8 @@ def main(argv: list[str] | None = None) -> int:
         "--repeat",
         type=int,
         default=2,
-        help="timed runs of each croupier run, one and two workers in turn (best kept)",
+        help="timed runs of each croupier run, one and two workers in turn, and passes of"
+        " PokerKit over its sample (best kept)",
     )
     parser.add_argument("--chunk-hands", type=int, default=CHUNK_HANDS, help="hands per chunk")
     parser.add_argument("--seed", type=int, default=2024)
