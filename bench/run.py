@@ -24,9 +24,9 @@ this order:
 - PokerKit replaying the same hands through ``tests.pokerkit_bridge`` (deal, every action,
   showdown and payout): a sample of ``--pokerkit-hands`` of the input's hands it can
   represent, in the input's mix, half PLO and half PLO8 (the bridge plays hi/lo as
-  PokerKit's pot-limit Omaha with its eight-or-better low as a second hand type), played
-  ``--repeat`` times over and its fastest pass kept, as the runs' fastest are; the report
-  gives each variant's rate in that pass too;
+  PokerKit's pot-limit Omaha with its eight-or-better low as a second hand type). It plays
+  the sample once in each round too, after the floor, and its fastest pass is kept, as the
+  runs' fastest are; the report gives each variant's rate in that pass too;
 - ``croupier run --executor dask``: the same on a local Dask cluster of two single-threaded
   worker processes, once starting the cluster (as ``croupier run`` does) and once on a
   cluster already up (what a long-lived cluster costs per run); their ratios to the two
@@ -288,27 +288,26 @@ def pokerkit_sample(path: Path, count: int) -> PokerKitSample:
     )
 
 
-def time_pokerkit(hands: Sequence[HandRecord], repeat: int = 1) -> tuple[dict[str, float], int]:
-    """Play the hands in PokerKit ``repeat`` times over (after a short warm-up); return the
-    seconds the fastest pass spent on each variant's hands and how many hands PokerKit
-    finished in it."""
+def time_pokerkit(
+    hands: Sequence[HandRecord], warm_up: bool = True
+) -> tuple[dict[str, float], int]:
+    """Play the hands in PokerKit once (after a short warm-up, unless told); return the
+    seconds spent on each variant's hands and how many hands PokerKit finished."""
     from tests.pokerkit_bridge import play_in_pokerkit
 
-    for hand in hands[:20]:
-        play_in_pokerkit(hand)
-    passes: list[tuple[dict[str, float], int]] = []
-    for _ in range(max(1, repeat)):
-        seconds: dict[str, float] = {}
-        finished = 0
-        for hand in hands:
-            start = time.perf_counter()
-            play = play_in_pokerkit(hand)
-            took = time.perf_counter() - start
-            variant = hand.game.variant.value
-            seconds[variant] = seconds.get(variant, 0.0) + took
-            finished += play.refused is None and play.finished
-        passes.append((seconds, finished))
-    return min(passes, key=lambda p: sum(p[0].values()))
+    if warm_up:
+        for hand in hands[:20]:
+            play_in_pokerkit(hand)
+    seconds: dict[str, float] = {}
+    finished = 0
+    for hand in hands:
+        start = time.perf_counter()
+        play = play_in_pokerkit(hand)
+        took = time.perf_counter() - start
+        variant = hand.game.variant.value
+        seconds[variant] = seconds.get(variant, 0.0) + took
+        finished += play.refused is None and play.finished
+    return seconds, finished
 
 
 def measure_memory(path: Path, lake: Path, chunk_hands: int) -> Memory:
@@ -538,12 +537,22 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, object]:
     lakes = {1: work / "lake-1", 2: work / "lake-2"}
     floors: list[tuple[float, float, int, int]] = []  # each turn's time_floor
 
-    def floor_turn() -> None:  # after each round of runs, on the one-worker run's lake
+    sample: PokerKitSample | None = None
+    try:
+        sample = pokerkit_sample(source, args.pokerkit_hands)  # chosen untimed, played below
+    except ImportError:  # PokerKit is a dev/bench extra
+        checks["pokerkit"] = "not installed"
+    kit_passes: list[tuple[dict[str, float], int]] = []  # each round's PokerKit pass
+
+    def after_round() -> None:  # the floor, on the one-worker run's lake, then PokerKit
         shutil.rmtree(work / "floor", ignore_errors=True)
         print("floor: decode + write the same rows", flush=True)
         floors.append(time_floor(source, lakes[1], work / "floor"))
+        if sample is not None and sample.hands:
+            print(f"PokerKit on {len(sample.hands):,} PLO + PLO8 hands", flush=True)
+            kit_passes.append(time_pokerkit(sample.hands, warm_up=not kit_passes))
 
-    timed = time_in_turns(source, lakes, args.chunk_hands, args.repeat, after_round=floor_turn)
+    timed = time_in_turns(source, lakes, args.chunk_hands, args.repeat, after_round=after_round)
     seconds, hands = timed[1]
     rows["run1"] = _row("croupier run, 1 worker", "PLO + PLO8", hands, seconds)
     checks["hands_in_lake"] = hands
@@ -560,16 +569,11 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, object]:
     checks["floor_rows_written"] = rewritten
     checks["floor_rows_match"] = rewritten == sum(tables.values())
 
-    try:
-        sample = pokerkit_sample(source, args.pokerkit_hands)
-    except ImportError:  # PokerKit is a dev/bench extra
-        checks["pokerkit"] = "not installed"
-    else:
-        print(f"PokerKit on {len(sample.hands):,} PLO + PLO8 hands", flush=True)
+    if sample is not None:
         checks["pokerkit_hands_looked_at"] = sample.looked
         checks["pokerkit_playable"] = sample.playable
-        if sample.hands:
-            spent, finished = time_pokerkit(sample.hands, args.repeat)
+        if kit_passes:
+            spent, finished = min(kit_passes, key=lambda p: sum(p[0].values()))  # fastest
             rows["pokerkit"] = _row(
                 "PokerKit replay via bridge",
                 "PLO + PLO8 (sample)",
@@ -637,8 +641,8 @@ def main(argv: list[str] | None = None) -> int:
         "--repeat",
         type=int,
         default=2,
-        help="timed runs of each croupier run, one and two workers in turn, and passes of"
-        " PokerKit over its sample (best kept)",
+        help="rounds of timed runs: croupier run with one and two workers, the floor and"
+        " PokerKit's pass over its sample, in turn (the fastest of each kept)",
     )
     parser.add_argument("--chunk-hands", type=int, default=CHUNK_HANDS, help="hands per chunk")
     parser.add_argument("--seed", type=int, default=2024)
