@@ -217,10 +217,10 @@ def show(run: Run, seq: int, action: Action) -> None:
             actual=str(len(cards)),
         )
     dealt = run.dealt.get(seat)
-    if dealt is not None and cards == dealt:  # the common case: the cards dealt, shown
-        run.hole[seat] = dealt
-        return
     if dealt is not None:
+        if cards == dealt:  # the common case: the cards dealt, shown
+            run.hole[seat] = dealt
+            return
         known = {c for c in dealt if c != UNKNOWN}
         unknown_slots = dealt.count(UNKNOWN)
         new = [c for c in cards if c != UNKNOWN and c not in known]
