@@ -569,10 +569,10 @@ def _repeated_key(raw: bytes, source: str, line: int, hand_id: str | None) -> Re
 
 
 def _one_decode(raw: bytes) -> HandOnlyW | None:
-    """Read a line with no extra field in one decode: the usual line. ``None`` when a key
-    may start with ``_`` or the decode fails (the full reading says exactly what is wrong)."""
-    if b'"_' in raw:
-        return None
+    """Read a line with no extra field in one decode: the usual line. ``None`` when the
+    decode fails, an extra field (``_`` first) among the causes, as the decoder knows no
+    such field: the full reading says what is wrong, or reads the extras. (Looking for
+    ``"_`` in the line first cost more than the failed decodes it saved.)"""
     try:
         return _HAND_ONLY_DECODER.decode(raw)
     except (msgspec.DecodeError, RecursionError):
