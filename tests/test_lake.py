@@ -733,6 +733,24 @@ def test_files_are_few_and_partitioned_by_month(tmp_path: Path) -> None:
     assert sum(pq.read_metadata(p).num_rows for p in hands_files) == 2000
 
 
+def test_every_column_but_the_money_is_dictionary_encoded(tmp_path: Path) -> None:
+    # the 64-bit integers (money, mostly distinct values) are written plain; every other
+    # column, lists' values included, with a dictionary (but flags: Parquet has none for
+    # booleans, which it packs in bits)
+    lake = tmp_path / "lake"
+    run_lake([str(_generated(tmp_path / "hands.jsonl", 300, seed=4))], lake, workers=1)
+    for name, schema in TABLES.items():
+        for path in (lake / name).rglob("*.parquet"):
+            meta = pq.read_metadata(path)
+            columns = [meta.row_group(0).column(i) for i in range(meta.num_columns)]
+            plain = {c.path_in_schema.split(".")[0] for c in columns}
+            plain -= {
+                c.path_in_schema.split(".")[0] for c in columns if "RLE_DICTIONARY" in c.encodings
+            }
+            expected = {f.name for f in schema if f.type in (pa.int64(), pa.bool_())}
+            assert plain == expected & set(meta.schema.to_arrow_schema().names), (name, plain)
+
+
 # ---------------------------------------------------------------------------- query
 
 
