@@ -734,7 +734,7 @@ def test_files_are_few_and_partitioned_by_month(tmp_path: Path) -> None:
 
 
 def test_every_column_but_the_money_is_dictionary_encoded(tmp_path: Path) -> None:
-    # the 64-bit integers (money, mostly distinct values) are written plain; every other
+    # the 64-bit integers (money, line numbers: mostly distinct) are written plain; every other
     # column, lists' values included, with a dictionary (but flags: Parquet has none for
     # booleans, which it packs in bits)
     lake = tmp_path / "lake"
