@@ -17,14 +17,22 @@ cpdef tuple _hand_row(
 @cython.locals(action=ActionC)
 cpdef list hand_positions(HandC hand, object seats)
 
+cdef class SeatColumns:
+    cdef public Py_ssize_t n
+    cdef public object ints
+    cdef long long[:, ::1] view
+    cdef public list text, flags
+    cpdef reserve(self, Py_ssize_t more)
+
 @cython.locals(
     seats=tuple, names=list, recorded=dict, cashed=dict, shown=set, players=dict, won_of=dict,
     finals=dict, hole=dict, highs=dict, lows=dict, pots=dict, stacks=tuple,
-    invested=tuple, i=Py_ssize_t, result=ResultC, player=SeatC, s=SeatC,
+    invested=tuple, i=Py_ssize_t, n=Py_ssize_t, row=Py_ssize_t, result=ResultC, player=SeatC,
+    s=SeatC, view=cython.longlong[:, ::1], start=cython.longlong, end=cython.longlong,
+    counts=tuple, player_col=list, position_col=list, hole_col=list, high_col=list,
+    low_col=list,
 )
-cpdef Py_ssize_t _add_seat_rows(
-    list rows, list flag_tables, list pot_rows, HandC hand, object judged, object settled
-) except -1
+cpdef Py_ssize_t _add_seat_rows(SeatColumns out, HandC hand, object judged, object settled) except -1
 
 @cython.locals(added=list, players=dict, actions=tuple, row=tuple, steps=tuple, step=Step,
                s=SeatC)

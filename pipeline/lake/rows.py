@@ -140,10 +140,73 @@ _HAND_KEYS = ("site", "hand_id", "month", "scale")
 """The columns a hand's rows have in common (each table has those its schema names)."""
 _PER_HAND = ("seats", "actions", "pots", "awards", "violations")
 """The tables whose rows are a hand's: their key columns are the hand's, repeated."""
-_SEAT_TAIL = (len(FLAG_NAMES), len(_NO_POTS))
-"""A seat's row is kept in three parts: its own values (a tuple), then its statistic flags
-(a row of its hand's :func:`~pipeline.rules.stats.flag_table`) and its pot counts (a tuple
-made once per seat, not copied into a wider one)."""
+_SEAT_INTS = (
+    "seat",
+    "stack_start",
+    "stack_end",
+    "invested",
+    "won",
+    "won_recorded",
+    "net",
+    "cash_out_paid",
+    "cash_out_fee",
+    "showed",
+    "pots_won",
+    "scoops",
+    "high_only",
+    "low_only",
+    "quartered",
+)
+"""The seats' columns a :class:`SeatColumns` keeps as integers, in its rows' order (the
+flag ``showed`` as 0 or 1; the last five, a seat's pot counts: :func:`_pot_kinds`)."""
+_SEAT_TEXT = ("player", "position", "hole_cards", "high_hand", "low_hand")
+"""The seats' columns a :class:`SeatColumns` keeps as lists of values."""
+
+
+class SeatColumns:
+    """The seats' columns of a batch, filled seat by seat (:func:`_add_seat_rows`).
+
+    The integer columns are the rows of one NumPy array (a column each, a seat per item),
+    which the compiled form writes as a C array: no tuple per seat to build, read back
+    and free. ``None`` is written as :data:`_ABSENT` and masked. The text columns are
+    lists; the statistic flags, a table per hand (:func:`~pipeline.rules.stats.flag_table`).
+    """
+
+    def __init__(self, capacity: int = 1024) -> None:
+        self.n = 0
+        self.ints = np.zeros((len(_SEAT_INTS), max(capacity, 16)), np.int64)
+        self.view = self.ints
+        self.text: list[list[object]] = [[] for _ in _SEAT_TEXT]
+        self.flags: list[np.ndarray] = []
+
+    def reserve(self, more: int) -> None:
+        """Make room for ``more`` seats past the :attr:`n` filled."""
+        capacity = self.ints.shape[1]
+        if self.n + more <= capacity:
+            return
+        wider = np.zeros((len(_SEAT_INTS), max(2 * capacity, self.n + more)), np.int64)
+        wider[:, : self.n] = self.ints[:, : self.n]
+        self.ints = wider
+        self.view = wider
+
+    def columns(self, fields: dict[str, pa.Field]) -> dict[str, pa.Array]:
+        """Return the columns filled, as Arrow arrays of the ``fields``' types (by name)."""
+        n = self.n
+        out: dict[str, pa.Array] = {}
+        for k, name in enumerate(_SEAT_INTS):
+            values = self.ints[k, :n]
+            type_ = fields[name].type
+            if pa.types.is_boolean(type_):
+                out[name] = pa.array(values != 0, pa.bool_())
+                continue
+            absent = values == _ABSENT
+            array = pa.array(values, pa.int64(), mask=absent if absent.any() else None)
+            out[name] = array if type_ == pa.int64() else array.cast(type_)
+        for name, text in zip(_SEAT_TEXT, self.text, strict=True):
+            out[name] = pa.array(text, fields[name].type)
+        flag_fields = [fields[name] for name in FLAG_NAMES]
+        out.update(zip(FLAG_NAMES, _table_columns(self.flags, flag_fields), strict=True))
+        return out
 
 
 def _table(schema: pa.Schema, columns: dict[str, pa.Array]) -> pa.Table:
@@ -189,10 +252,12 @@ class ChunkRows:
     """Rows of every table for one chunk of hands.
 
     Each table's rows are tuples in its schema's column order, turned into columns at each
-    :meth:`flush` (``zip(*rows)``); the actions table keeps the replay's steps as they are
-    and takes most of its columns from them the same way. Building a tuple per row and
-    transposing a batch at once is several times quicker than appending to every column
-    per row. Flushing a batch at a time keeps the Python objects of one batch alive, not
+    :meth:`flush` (:func:`~pipeline.lake.columns.to_arrays`); the actions table keeps the
+    replay's steps as they are and takes most of its columns from them the same way, and
+    the seats' values are written into columns as they come (:class:`SeatColumns`). In
+    interpreted Python, building a tuple per row and transposing a batch at once is several
+    times quicker than appending to every column per row; compiled, writing each integer
+    into a C array is quicker still (no tuple to build, read back and free). Flushing a batch at a time keeps the Python objects of one batch alive, not
     the chunk's: a hand's rows take kilobytes as tuples, a few hundred bytes as columns.
     The columns every row of a hand shares (its site, hand_id, month and scale) are not in
     the tuples of the tables of a hand's rows: they are kept once per hand, with the count
@@ -202,7 +267,7 @@ class ChunkRows:
     def __init__(self, run_id: str) -> None:
         self.run_id = run_id
         self._rows: dict[str, list[tuple[object, ...]]] = {name: [] for name in TABLES}
-        self._seat_tail: tuple[list[np.ndarray], list[tuple[int, ...]]] = ([], [])  # flags, pots
+        self._seats = SeatColumns()
         self._hand_keys: list[list[object]] = [[] for _ in _HAND_KEYS]  # per hand added
         self._counts: dict[str, list[int]] = {name: [] for name in _PER_HAND}  # rows per hand
         self._steps: list[context.Step | StepValues | _Unreplayed] = []
@@ -266,8 +331,7 @@ class ChunkRows:
 
     def _add_seats(self, hand: HandRecord, judged: Replay, settled: Settlement) -> int:
         """Add a row per player dealt in; return how many."""
-        flags, pots = self._seat_tail
-        return _add_seat_rows(self._rows["seats"], flags, pots, hand, judged, settled)
+        return _add_seat_rows(self._seats, hand, judged, settled)
 
     def _add_actions(self, hand: HandRecord, judged: Replay) -> int:
         """Keep the steps; add the columns that come from the action rather than the step
@@ -286,6 +350,14 @@ class ChunkRows:
         """Turn the rows gathered since the last flush into Arrow tables, and drop them."""
         keys = self._key_arrays()
         for name, schema in TABLES.items():
+            if name == "seats":
+                seats = self._seats
+                if seats.n:
+                    columns = seats.columns({f.name: f for f in schema})
+                    columns.update(self._keys_of(name, keys))
+                    self._done[name].append(_table(schema, columns))
+                    self._seats = SeatColumns(seats.n)  # a new one: Arrow shares its arrays
+                continue
             if name == "actions":
                 if self._steps:
                     columns = self._step_columns()
@@ -300,18 +372,7 @@ class ChunkRows:
                 continue
             per_hand = name in _PER_HAND
             own = [f for f in schema if f.name not in keys] if per_hand else list(schema)
-            if name == "seats":
-                flags, pots = self._seat_tail
-                head = len(own) - sum(_SEAT_TAIL)
-                tail = head + _SEAT_TAIL[0]
-                gathered = [
-                    *_gathered(rows, own[:head]),
-                    *_table_columns(flags, own[head:tail]),
-                    *_gathered(pots, own[tail:]),
-                ]
-                self._seat_tail = ([], [])
-            else:
-                gathered = _gathered(rows, own)
+            gathered = _gathered(rows, own)
             columns = {
                 f.name: c if isinstance(c, pa.Array) else pa.array(c, f.type)
                 for c, f in zip(gathered, own, strict=True)
@@ -454,24 +515,18 @@ def _hand_row(
     )
 
 
-def _add_seat_rows(
-    rows: list[tuple[object, ...]],
-    flag_tables: list[np.ndarray],
-    pot_rows: list[tuple[int, ...]],
-    hand: HandRecord,
-    judged: Replay,
-    settled: Settlement,
-) -> int:
-    """Add a row per player dealt in to ``rows``, their flags (a table, a row each) to
-    ``flag_tables`` and each one's pot counts to ``pot_rows``; return how many. (A function,
-    not a method, so that the compiled form knows its dicts and sets as such: ``rows.pxd``.)"""
+def _add_seat_rows(out: SeatColumns, hand: HandRecord, judged: Replay, settled: Settlement) -> int:
+    """Add a row per player dealt in to ``out``, their flags (a table, a row each) among
+    them; return how many. (A function, not a method, so that the compiled form knows its
+    dicts and sets as such: ``rows.pxd``.)"""
     seats = judged.seats
-    if not seats:  # a hand with nobody dealt in has no seat rows
+    n = len(seats)
+    if not n:  # a hand with nobody dealt in has no seat rows
         return 0
     names = hand_positions(hand, seats)
     result = hand.result
     recorded: dict[int, int] | None = None
-    cashed: dict[int, tuple[int, int]] = {}
+    cashed: dict[int, tuple[int | None, int | None]] = {}
     if result is not None:
         if result.collected:  # else the log says nothing of collections (PHH's finishing
             recorded = {}  # stacks alone, say): null, as explain shows it
@@ -483,39 +538,44 @@ def _add_seat_rows(
     won_of, finals, hole = settled.won, settled.final_stacks, judged.hole_cards
     highs, lows = settled.high_hands, settled.low_hands
     pots = _pot_kinds(settled, hand.game.variant.is_hilo)
-    flags = flag_table(judged, names)  # before any row is added: the parts stay aligned
+    out.flags.append(flag_table(judged, names))
     stacks, invested = judged.stacks, judged.invested
-    for i, seat in enumerate(seats):
+    out.reserve(n)
+    view = out.view
+    row = out.n
+    player_col, position_col, hole_col, high_col, low_col = out.text
+    for i in range(n):
+        seat = seats[i]
         player = players[seat]
         start = player.stack
         won = won_of.get(seat, 0)
-        end = finals.get(seat)  # a cash-out, a void hand: as settled
-        if end is None:
-            end = stacks[i] + won
-        text = known_card_text(hole.get(seat))
+        final = finals.get(seat)  # a cash-out, a void hand: as settled
+        end = stacks[i] + won if final is None else final
+        view[0, row] = seat
+        view[1, row] = start  # stack_start
+        view[2, row] = end  # stack_end
+        view[3, row] = invested[i]
+        view[4, row] = won
+        view[5, row] = _ABSENT if recorded is None else recorded.get(seat, 0)  # won_recorded
+        view[6, row] = end - start  # net: won - invested, but for a cash-out or void
         paid, fee = cashed.get(seat, _NO_CASH_OUT) if cashed else _NO_CASH_OUT
-        rows.append(
-            (
-                seat,
-                player.player,
-                names[i],  # position
-                start,  # stack_start
-                end,  # stack_end
-                text,  # hole_cards
-                invested[i],
-                won,
-                recorded.get(seat, 0) if recorded is not None else None,  # won_recorded
-                end - start,  # net: won - invested, but for a cash-out or void
-                paid,  # cash_out_paid
-                fee,  # cash_out_fee
-                seat in shown,  # showed
-                highs.get(seat),
-                lows.get(seat),
-            )
-        )
-    flag_tables.append(flags)
-    pot_rows.extend([pots.get(seat, _NO_POTS) for seat in seats])
-    return len(seats)
+        view[7, row] = _ABSENT if paid is None else paid  # cash_out_paid
+        view[8, row] = _ABSENT if fee is None else fee  # cash_out_fee
+        view[9, row] = seat in shown  # showed
+        counts = pots.get(seat, _NO_POTS)
+        view[10, row] = counts[0]
+        view[11, row] = counts[1]
+        view[12, row] = counts[2]
+        view[13, row] = counts[3]
+        view[14, row] = counts[4]
+        player_col.append(player.player)
+        position_col.append(names[i])
+        hole_col.append(known_card_text(hole.get(seat)))
+        high_col.append(highs.get(seat))
+        low_col.append(lows.get(seat))
+        row += 1
+    out.n = row
+    return n
 
 
 def _stopped_early(judged: Replay, hand: HandRecord) -> bool:
