@@ -17,11 +17,12 @@ cpdef tuple _hand_row(
 @cython.locals(action=ActionC)
 cpdef list hand_positions(HandC hand, object seats)
 
-cdef class SeatColumns:
+cdef class Columns:
+    cdef public tuple names
     cdef public Py_ssize_t n
     cdef public object ints
     cdef long long[:, ::1] view
-    cdef public list text, flags
+    cdef public list text, items, ends
     cpdef reserve(self, Py_ssize_t more)
 
 @cython.locals(
@@ -32,7 +33,9 @@ cdef class SeatColumns:
     counts=tuple, player_col=list, position_col=list, hole_col=list, high_col=list,
     low_col=list,
 )
-cpdef Py_ssize_t _add_seat_rows(SeatColumns out, HandC hand, object judged, object settled) except -1
+cpdef Py_ssize_t _add_seat_rows(
+    Columns out, list flag_tables, HandC hand, object judged, object settled
+) except -1
 
 @cython.locals(added=list, players=dict, actions=tuple, row=tuple, steps=tuple, step=Step,
                s=SeatC)
@@ -58,6 +61,9 @@ cpdef set _shown(object judged, HandC hand)
                awards=tuple)
 cpdef dict _pot_kinds(object settled, bint hilo)
 
-@cython.locals(winners=dict, seats=list, parts=list, runs=Py_ssize_t, before=Py_ssize_t,
+@cython.locals(winners=dict, seats=list, parts=list, runs=Py_ssize_t, row=Py_ssize_t,
+               n_pots=Py_ssize_t, awarded=tuple, view=cython.longlong[:, ::1], halves=list,
+               descriptions=list, used_cards=list, rules=list, rules_ends=list, eligible=list,
+               high=list, low=list, eligible_ends=list, high_ends=list, low_ends=list,
                runout=Py_ssize_t)
-cpdef tuple _add_pot_rows(list rows, list awards, object settled)
+cpdef tuple _add_pot_rows(Columns pots, Columns awards, object settled)

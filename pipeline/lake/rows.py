@@ -157,34 +157,54 @@ _SEAT_INTS = (
     "low_only",
     "quartered",
 )
-"""The seats' columns a :class:`SeatColumns` keeps as integers, in its rows' order (the
-flag ``showed`` as 0 or 1; the last five, a seat's pot counts: :func:`_pot_kinds`)."""
+"""The seats' columns kept as integers, in :func:`_add_seat_rows`' order (the flag
+``showed`` as 0 or 1; the last five, a seat's pot counts: :func:`_pot_kinds`)."""
 _SEAT_TEXT = ("player", "position", "hole_cards", "high_hand", "low_hand")
-"""The seats' columns a :class:`SeatColumns` keeps as lists of values."""
+_POT_INTS = ("pot_index", "runout", "amount", "rake_share")
+_POT_LISTS = ("eligible_seats", "high_winners", "low_winners")
+_AWARD_INTS = ("pot_index", "runout", "seat", "amount")
+_AWARD_TEXT = ("half", "hand_description", "cards_used")
+_AWARD_LISTS = ("rules",)
 
 
-class SeatColumns:
-    """The seats' columns of a batch, filled seat by seat (:func:`_add_seat_rows`).
+class Columns:
+    """One table's columns for a batch, filled row by row by a function of this module
+    (:func:`_add_seat_rows`, :func:`_add_pot_rows`).
 
-    The integer columns are the rows of one NumPy array (a column each, a seat per item),
-    which the compiled form writes as a C array: no tuple per seat to build, read back
-    and free. ``None`` is written as :data:`_ABSENT` and masked. The text columns are
-    lists; the statistic flags, a table per hand (:func:`~pipeline.rules.stats.flag_table`).
+    The integer columns are the rows of one NumPy array (a column each, a table row per
+    item), which the compiled form writes as a C array: no tuple per row to build, read
+    back and free. ``None`` is written as :data:`_ABSENT` and masked. Other values are
+    gathered in a list per column (``text``, for ``pa.array``), and a list column's as its
+    items end to end (``items``), with the count so far at each row's end (``ends``).
     """
 
-    def __init__(self, capacity: int = 1024) -> None:
+    def __init__(
+        self,
+        ints: tuple[str, ...],
+        text: tuple[str, ...] = (),
+        lists: tuple[str, ...] = (),
+        capacity: int = 1024,
+    ) -> None:
+        self.names = (ints, text, lists)
         self.n = 0
-        self.ints = np.zeros((len(_SEAT_INTS), max(capacity, 16)), np.int64)
+        self.ints = np.zeros((len(ints), max(capacity, 16)), np.int64)
         self.view = self.ints
-        self.text: list[list[object]] = [[] for _ in _SEAT_TEXT]
-        self.flags: list[np.ndarray] = []
+        self.text: list[list[object]] = [[] for _ in text]
+        self.items: list[list[object]] = [[] for _ in lists]
+        self.ends: list[list[int]] = [[] for _ in lists]
+
+    def empty(self) -> Columns:
+        """Return a new buffer for the same columns, with room for a quarter more rows than
+        this one's (the next batch's, most likely, without growing)."""
+        ints, text, lists = self.names
+        return Columns(ints, text, lists, self.n + self.n // 4)
 
     def reserve(self, more: int) -> None:
-        """Make room for ``more`` seats past the :attr:`n` filled."""
+        """Make room for ``more`` rows past the :attr:`n` filled."""
         capacity = self.ints.shape[1]
         if self.n + more <= capacity:
             return
-        wider = np.zeros((len(_SEAT_INTS), max(2 * capacity, self.n + more)), np.int64)
+        wider = np.zeros((self.ints.shape[0], max(2 * capacity, self.n + more)), np.int64)
         wider[:, : self.n] = self.ints[:, : self.n]
         self.ints = wider
         self.view = wider
@@ -192,8 +212,9 @@ class SeatColumns:
     def columns(self, fields: dict[str, pa.Field]) -> dict[str, pa.Array]:
         """Return the columns filled, as Arrow arrays of the ``fields``' types (by name)."""
         n = self.n
+        ints, text, lists = self.names
         out: dict[str, pa.Array] = {}
-        for k, name in enumerate(_SEAT_INTS):
+        for k, name in enumerate(ints):
             values = self.ints[k, :n]
             type_ = fields[name].type
             if pa.types.is_boolean(type_):
@@ -202,10 +223,14 @@ class SeatColumns:
             absent = values == _ABSENT
             array = pa.array(values, pa.int64(), mask=absent if absent.any() else None)
             out[name] = array if type_ == pa.int64() else array.cast(type_)
-        for name, text in zip(_SEAT_TEXT, self.text, strict=True):
-            out[name] = pa.array(text, fields[name].type)
-        flag_fields = [fields[name] for name in FLAG_NAMES]
-        out.update(zip(FLAG_NAMES, _table_columns(self.flags, flag_fields), strict=True))
+        for name, gathered in zip(text, self.text, strict=True):
+            out[name] = pa.array(gathered, fields[name].type)
+        for name, items, ends in zip(lists, self.items, self.ends, strict=True):
+            type_ = fields[name].type
+            offsets = np.zeros(n + 1, np.int32)
+            offsets[1:] = ends
+            values = pa.array(items, type_.value_type)
+            out[name] = pa.ListArray.from_arrays(pa.array(offsets), values, type=type_)
         return out
 
 
@@ -251,14 +276,16 @@ def _table_columns(tables: list[np.ndarray], fields: list[pa.Field]) -> list[pa.
 class ChunkRows:
     """Rows of every table for one chunk of hands.
 
-    Each table's rows are tuples in its schema's column order, turned into columns at each
-    :meth:`flush` (:func:`~pipeline.lake.columns.to_arrays`); the actions table keeps the
-    replay's steps as they are and takes most of its columns from them the same way, and
-    the seats' values are written into columns as they come (:class:`SeatColumns`). In
-    interpreted Python, building a tuple per row and transposing a batch at once is several
-    times quicker than appending to every column per row; compiled, writing each integer
-    into a C array is quicker still (no tuple to build, read back and free). Flushing a batch at a time keeps the Python objects of one batch alive, not
-    the chunk's: a hand's rows take kilobytes as tuples, a few hundred bytes as columns.
+    The rows of hands, violations and rejects are tuples in their schema's column order,
+    turned into columns at each :meth:`flush` (:func:`~pipeline.lake.columns.to_arrays`);
+    the actions table keeps the replay's steps as they are and takes most of its columns
+    from them the same way; the values of seats, pots and awards are written into columns
+    as they come (:class:`Columns`). In interpreted Python, building a tuple per row and
+    transposing a batch at once is several times quicker than appending to every column
+    per row; compiled, writing each integer into a C array is quicker still (no tuple to
+    build, read back and free). Flushing a batch at a time keeps the Python objects of one
+    batch alive, not the chunk's: a hand's rows take kilobytes as tuples, a few hundred
+    bytes as columns.
     The columns every row of a hand shares (its site, hand_id, month and scale) are not in
     the tuples of the tables of a hand's rows: they are kept once per hand, with the count
     of its rows in each table, and repeated into columns by Arrow at the flush.
@@ -267,7 +294,12 @@ class ChunkRows:
     def __init__(self, run_id: str) -> None:
         self.run_id = run_id
         self._rows: dict[str, list[tuple[object, ...]]] = {name: [] for name in TABLES}
-        self._seats = SeatColumns()
+        self._built = {
+            "seats": Columns(_SEAT_INTS, _SEAT_TEXT),
+            "pots": Columns(_POT_INTS, lists=_POT_LISTS),
+            "awards": Columns(_AWARD_INTS, _AWARD_TEXT, _AWARD_LISTS),
+        }
+        self._seat_flags: list[np.ndarray] = []  # a table per hand (flag_table)
         self._hand_keys: list[list[object]] = [[] for _ in _HAND_KEYS]  # per hand added
         self._counts: dict[str, list[int]] = {name: [] for name in _PER_HAND}  # rows per hand
         self._steps: list[context.Step | StepValues | _Unreplayed] = []
@@ -331,7 +363,7 @@ class ChunkRows:
 
     def _add_seats(self, hand: HandRecord, judged: Replay, settled: Settlement) -> int:
         """Add a row per player dealt in; return how many."""
-        return _add_seat_rows(self._seats, hand, judged, settled)
+        return _add_seat_rows(self._built["seats"], self._seat_flags, hand, judged, settled)
 
     def _add_actions(self, hand: HandRecord, judged: Replay) -> int:
         """Keep the steps; add the columns that come from the action rather than the step
@@ -344,19 +376,25 @@ class ChunkRows:
     def _add_pots(self, settled: Settlement) -> tuple[int, int]:
         """Add the awards, and a row per pot and runout (:func:`_add_pot_rows`); return how
         many rows of each."""
-        return _add_pot_rows(self._rows["pots"], self._rows["awards"], settled)
+        built = self._built
+        return _add_pot_rows(built["pots"], built["awards"], settled)
 
     def flush(self) -> None:
         """Turn the rows gathered since the last flush into Arrow tables, and drop them."""
         keys = self._key_arrays()
         for name, schema in TABLES.items():
-            if name == "seats":
-                seats = self._seats
-                if seats.n:
-                    columns = seats.columns({f.name: f for f in schema})
+            built = self._built.get(name)
+            if built is not None:
+                if built.n:
+                    columns = built.columns({f.name: f for f in schema})
+                    if name == "seats":
+                        flag_fields = [schema.field(flag) for flag in FLAG_NAMES]
+                        flags = _table_columns(self._seat_flags, flag_fields)
+                        columns.update(zip(FLAG_NAMES, flags, strict=True))
+                        self._seat_flags = []
                     columns.update(self._keys_of(name, keys))
                     self._done[name].append(_table(schema, columns))
-                    self._seats = SeatColumns(seats.n)  # a new one: Arrow shares its arrays
+                    self._built[name] = built.empty()  # a new one: Arrow shares its arrays
                 continue
             if name == "actions":
                 if self._steps:
@@ -515,10 +553,16 @@ def _hand_row(
     )
 
 
-def _add_seat_rows(out: SeatColumns, hand: HandRecord, judged: Replay, settled: Settlement) -> int:
-    """Add a row per player dealt in to ``out``, their flags (a table, a row each) among
-    them; return how many. (A function, not a method, so that the compiled form knows its
-    dicts and sets as such: ``rows.pxd``.)"""
+def _add_seat_rows(
+    out: Columns,
+    flag_tables: list[np.ndarray],
+    hand: HandRecord,
+    judged: Replay,
+    settled: Settlement,
+) -> int:
+    """Add a row per player dealt in to ``out`` (the seats' :class:`Columns`) and their flags
+    (a table, a row each) to ``flag_tables``; return how many. (A function, not a method,
+    so that the compiled form knows its dicts and sets as such: ``rows.pxd``.)"""
     seats = judged.seats
     n = len(seats)
     if not n:  # a hand with nobody dealt in has no seat rows
@@ -538,7 +582,7 @@ def _add_seat_rows(out: SeatColumns, hand: HandRecord, judged: Replay, settled: 
     won_of, finals, hole = settled.won, settled.final_stacks, judged.hole_cards
     highs, lows = settled.high_hands, settled.low_hands
     pots = _pot_kinds(settled, hand.game.variant.is_hilo)
-    out.flags.append(flag_table(judged, names))
+    flag_tables.append(flag_table(judged, names))
     stacks, invested = judged.stacks, judged.invested
     out.reserve(n)
     view = out.view
@@ -596,15 +640,19 @@ def _shown(judged: Replay, hand: HandRecord) -> set[int | None]:
     return shown
 
 
-def _add_pot_rows(
-    rows: list[tuple[object, ...]], awards: list[tuple[object, ...]], settled: Settlement
-) -> tuple[int, int]:
-    """Add a settlement's awards to ``awards``, and a row per pot and runout to ``rows``
+def _add_pot_rows(pots: Columns, awards: Columns, settled: Settlement) -> tuple[int, int]:
+    """Add a settlement's awards to ``awards``, and a row per pot and runout to ``pots``
     (each pot is split between its boards as settlement splits it, the odd chips to the
     first); return how many rows of each."""
     runs = settled.runouts
     winners: dict[tuple[int, int, bool], list[int]] = {}  # (pot, runout, low): seats
-    for a in settled.awards:
+    awarded = settled.awards
+    awards.reserve(len(awarded))
+    view = awards.view
+    row = awards.n
+    halves, descriptions, used_cards = awards.text
+    rules, rules_ends = awards.items[0], awards.ends[0]
+    for a in awarded:
         half = a.half
         seat = a.seat
         key = (a.pot, a.runout, half is _LOW)  # a whole pot is listed as its high
@@ -613,20 +661,24 @@ def _add_pot_rows(
             winners[key] = [seat]
         elif seat not in seats:
             seats.append(seat)
+        view[0, row] = a.pot  # pot_index
+        view[1, row] = a.runout
+        view[2, row] = seat
+        view[3, row] = a.amount
+        halves.append(half)
+        descriptions.append(a.description or None)  # hand_description
         used = a.cards_used
-        awards.append(
-            (
-                a.pot,  # pot_index
-                a.runout,
-                half,
-                seat,
-                a.amount,
-                a.description or None,  # hand_description
-                card_text(used) if used else None,
-                a.rules,  # a tuple: Arrow reads it as the list it is
-            )
-        )
-    before = len(rows)
+        used_cards.append(card_text(used) if used else None)
+        rules.extend(a.rules)
+        rules_ends.append(len(rules))
+        row += 1
+    awards.n = row
+    n_pots = len(settled.pots) * runs
+    pots.reserve(n_pots)
+    view = pots.view
+    row = pots.n
+    eligible, high, low = pots.items
+    eligible_ends, high_ends, low_ends = pots.ends
     for pot in settled.pots:
         if runs == 1:
             parts = [(pot.amount, pot.rake)]
@@ -638,18 +690,19 @@ def _add_pot_rows(
             ]
         index = pot.index
         for runout, (amount, rake) in enumerate(parts, start=1):
-            rows.append(
-                (
-                    index,  # pot_index
-                    runout,
-                    amount,
-                    rake,  # rake_share
-                    pot.eligible,  # eligible_seats (a tuple, read as a list)
-                    winners.get((index, runout, False), _NOBODY),
-                    winners.get((index, runout, True), _NOBODY),
-                )
-            )
-    return len(rows) - before, len(settled.awards)
+            view[0, row] = index  # pot_index
+            view[1, row] = runout
+            view[2, row] = amount
+            view[3, row] = rake  # rake_share
+            eligible.extend(pot.eligible)  # eligible_seats
+            eligible_ends.append(len(eligible))
+            high.extend(winners.get((index, runout, False), _NOBODY))  # high_winners
+            high_ends.append(len(high))
+            low.extend(winners.get((index, runout, True), _NOBODY))  # low_winners
+            low_ends.append(len(low))
+            row += 1
+    pots.n = row
+    return n_pots, len(awarded)
 
 
 def _add_action_rows(
