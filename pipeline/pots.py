@@ -61,11 +61,15 @@ def _layers(amounts: Sequence[int], folded: Sequence[bool]) -> list[tuple[int, t
     two levels holds ``S(level) - S(below)`` (``below`` starts at 0); each ``S`` is one
     plain loop, the one before carried over.
     """
+    n = len(amounts)
+    if len(folded) != n:
+        raise ValueError(f"{n} contributions but {len(folded)} folded flags")
     levels: set[int] = set()
     live: list[int] = []  # the players still in
     previous = 0  # S(0): only a negative contribution counts below level 0
-    for i, (c, out) in enumerate(zip(amounts, folded, strict=True)):
-        if not out:
+    for i in range(n):  # by index, not zip: the compiled form reads C integers
+        c = amounts[i]
+        if not folded[i]:
             levels.add(c)
             live.append(i)
         if c < 0:
@@ -127,12 +131,12 @@ def build_pots(
     n = len(invested)
     dead = dead or [0] * n
     antes = antes or [0] * n
-    if len(dead) == n and not any(dead):  # no dead money (the common case): all chips live
-        live: Sequence[int] = invested
+    if len(dead) == n and not _any_nonzero(dead):  # no dead money (the common case)
+        live: Sequence[int] = invested  # all chips live
     else:
         live = [c - d for c, d in zip(invested, dead, strict=True)]
     other_dead = sum(dead) - sum(antes)
-    if not any(antes):
+    if not _any_nonzero(antes):
         pots = _layers(live, folded)
     else:
         pots = _layers(antes, folded)
@@ -142,12 +146,20 @@ def build_pots(
             else:
                 pots.append((amount, eligible))
     if other_dead:
-        everyone = tuple(i for i, out in enumerate(folded) if not out)
+        everyone = tuple([i for i in range(n) if not folded[i]])
         if pots and pots[0][1] == everyone:
             pots[0] = (pots[0][0] + other_dead, everyone)
         else:  # a player all-in on dead money alone matched no live chips: a pot of its own
             pots.insert(0, (other_dead, everyone))
     return pots
+
+
+def _any_nonzero(values: Sequence[int]) -> bool:
+    """``any(values)``, in a loop the compiled form runs without a generator."""
+    for value in values:
+        if value:
+            return True
+    return False
 
 
 def split_evenly(amount: int, parts: int) -> list[int]:
