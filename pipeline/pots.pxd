@@ -8,5 +8,3 @@ cpdef list _layers(object amounts, object folded)
 
 @cython.locals(n=Py_ssize_t)
 cpdef list build_pots(object invested, object folded, object dead=*, object antes=*)
-
-cpdef bint _any_nonzero(object values) except -1

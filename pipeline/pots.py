@@ -131,12 +131,12 @@ def build_pots(
     n = len(invested)
     dead = dead or [0] * n
     antes = antes or [0] * n
-    if len(dead) == n and not _any_nonzero(dead):  # no dead money (the common case)
-        live: Sequence[int] = invested  # all chips live
+    if len(dead) == n and not any(dead):  # no dead money (the common case): all chips live
+        live: Sequence[int] = invested
     else:
         live = [c - d for c, d in zip(invested, dead, strict=True)]
     other_dead = sum(dead) - sum(antes)
-    if not _any_nonzero(antes):
+    if not any(antes):
         pots = _layers(live, folded)
     else:
         pots = _layers(antes, folded)
@@ -152,14 +152,6 @@ def build_pots(
         else:  # a player all-in on dead money alone matched no live chips: a pot of its own
             pots.insert(0, (other_dead, everyone))
     return pots
-
-
-def _any_nonzero(values: Sequence[int]) -> bool:
-    """``any(values)``, in a loop the compiled form runs without a generator."""
-    for value in values:
-        if value:
-            return True
-    return False
 
 
 def split_evenly(amount: int, parts: int) -> list[int]:
