@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 import pipeline.lake.columns
 from pipeline.cards import format_cards
 from pipeline.lake.columns import BOOL, INT, OTHER, kind_of
-from pipeline.lake.rows import _table_columns
+from pipeline.lake.rows import Columns, _table_columns
 
 _spec = importlib.util.spec_from_file_location(
     "columns_source", Path(pipeline.lake.columns.__file__).with_name("columns.py")
@@ -195,3 +195,49 @@ def test_integer_tables_become_flag_and_count_columns() -> None:
     assert [c.to_pylist() for c in _table_columns([], fields)] == [[], []]
     with pytest.raises(pa.ArrowInvalid):
         _table_columns([np.array([[0, 1 << 15]], np.int64)], fields)
+
+
+def test_typed_columns_grow_and_keep_nulls_flags_text_and_lists() -> None:
+    """The seats', pots' and awards' buffer (:class:`~pipeline.lake.rows.Columns`): rows
+    written past its first capacity are all kept, ``_ABSENT`` reads as null, a flag as a
+    boolean, and each row's list as its own items (empty lists too)."""
+    absent = -(2**63)  # rows._ABSENT, a C constant in the compiled form
+    columns = Columns(("a", "b", "flag"), ("name",), ("seats",))
+    rows = [
+        (
+            k,
+            None if k % 3 == 0 else -k * 1000,
+            k % 2,
+            None if k % 5 == 0 else f"p{k}",
+            (k,) * (k % 3),
+        )
+        for k in range(40)  # more than the first capacity
+    ]
+    for a, b, flag, name, seats in rows:
+        columns.reserve(1)
+        at = columns.n
+        columns.ints[0, at] = a
+        columns.ints[1, at] = absent if b is None else b
+        columns.ints[2, at] = flag
+        columns.text[0].append(name)
+        columns.items[0].extend(seats)
+        columns.ends[0].append(len(columns.items[0]))
+        columns.n = at + 1
+    fields = {
+        "a": pa.field("a", pa.int16()),
+        "b": pa.field("b", pa.int64()),
+        "flag": pa.field("flag", pa.bool_()),
+        "name": pa.field("name", pa.string()),
+        "seats": pa.field("seats", pa.list_(pa.int16())),
+    }
+    out = columns.columns(fields)
+    assert {name: array.type for name, array in out.items()} == {
+        name: f.type for name, f in fields.items()
+    }
+    assert out["a"].to_pylist() == [row[0] for row in rows]
+    assert out["b"].to_pylist() == [row[1] for row in rows]
+    assert out["flag"].to_pylist() == [bool(row[2]) for row in rows]
+    assert out["name"].to_pylist() == [row[3] for row in rows]
+    assert out["seats"].to_pylist() == [list(row[4]) for row in rows]
+    fresh = columns.empty()
+    assert fresh.n == 0 and fresh.ints.shape[1] >= 50 and fresh.text == [[]]

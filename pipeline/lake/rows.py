@@ -293,11 +293,13 @@ class ChunkRows:
 
     def __init__(self, run_id: str) -> None:
         self.run_id = run_id
-        self._rows: dict[str, list[tuple[object, ...]]] = {name: [] for name in TABLES}
         self._built = {
             "seats": Columns(_SEAT_INTS, _SEAT_TEXT),
             "pots": Columns(_POT_INTS, lists=_POT_LISTS),
             "awards": Columns(_AWARD_INTS, _AWARD_TEXT, _AWARD_LISTS),
+        }
+        self._rows: dict[str, list[tuple[object, ...]]] = {  # hands, violations, rejects
+            name: [] for name in TABLES if name not in self._built and name != "actions"
         }
         self._seat_flags: list[np.ndarray] = []  # a table per hand (flag_table)
         self._hand_keys: list[list[object]] = [[] for _ in _HAND_KEYS]  # per hand added
