@@ -76,9 +76,9 @@ if sys.argv[2] == "source":
 
 from pipeline.formats.jsonl import decode_line, encode_hand
 from pipeline.generate.play import GameChoice, generate_hands
-from pipeline.lake.rows import ChunkRows, hand_positions
+from pipeline.lake.rows import ChunkRows
 from pipeline.rules import replay
-from pipeline.rules.stats import seat_flags
+from pipeline.rules.stats import hand_positions, seat_flags
 from pipeline.settle import settle_many
 from pipeline.violations import Reject
 

@@ -13,13 +13,13 @@ import pytest
 
 from pipeline.cards import UNKNOWN, rank_of
 from pipeline.generate import generate_hands
-from pipeline.lake.rows import positions
 from pipeline.model import ActionType, HandRecord
 from pipeline.reports.audit import audit
 from pipeline.reports.audit_render import render_markdown
 from pipeline.reports.fairness import VERDICT_FAIR, Fairness
 from pipeline.reports.fairness_seats import position_order, position_tests
 from pipeline.reports.fairness_stats import ChiSquare
+from pipeline.rules.stats import positions
 from tests.test_fairness_board import lake_of
 
 ACE = 12  # rank_of an ace

@@ -20,8 +20,7 @@ from hypothesis import strategies as st
 
 import pipeline.lake.columns
 from pipeline.cards import format_cards
-from pipeline.lake.columns import BOOL, INT, OTHER, kind_of
-from pipeline.lake.rows import Columns, _table_columns
+from pipeline.lake.columns import ABSENT, BOOL, INT, OTHER, Columns, kind_of, table_columns
 
 _spec = importlib.util.spec_from_file_location(
     "columns_source", Path(pipeline.lake.columns.__file__).with_name("columns.py")
@@ -189,19 +188,18 @@ def test_integer_tables_become_flag_and_count_columns() -> None:
     fields = [pa.field("flag", pa.bool_()), pa.field("count", pa.int16())]
     first = np.array([[1, 3], [0, 0]], np.int64)
     second = np.array([[2, 40], [1, 7], [0, 1]], np.int64)[:, :2]
-    flags, counts = _table_columns([first, second], fields)
+    flags, counts = table_columns([first, second], fields)
     assert flags.to_pylist() == [True, False, True, True, False]
     assert counts.type == pa.int16() and counts.to_pylist() == [3, 0, 40, 7, 1]
-    assert [c.to_pylist() for c in _table_columns([], fields)] == [[], []]
+    assert [c.to_pylist() for c in table_columns([], fields)] == [[], []]
     with pytest.raises(pa.ArrowInvalid):
-        _table_columns([np.array([[0, 1 << 15]], np.int64)], fields)
+        table_columns([np.array([[0, 1 << 15]], np.int64)], fields)
 
 
 def test_typed_columns_grow_and_keep_nulls_flags_text_and_lists() -> None:
-    """The seats', pots' and awards' buffer (:class:`~pipeline.lake.rows.Columns`): rows
-    written past its first capacity are all kept, ``_ABSENT`` reads as null, a flag as a
+    """The seats', pots' and awards' buffer (:class:`~pipeline.lake.columns.Columns`): rows
+    written past its first capacity are all kept, ``ABSENT`` reads as null, a flag as a
     boolean, and each row's list as its own items (empty lists too)."""
-    absent = -(2**63)  # rows._ABSENT, a C constant in the compiled form
     columns = Columns(("a", "b", "flag"), ("name",), ("seats",))
     rows = [
         (
@@ -217,7 +215,7 @@ def test_typed_columns_grow_and_keep_nulls_flags_text_and_lists() -> None:
         columns.reserve(1)
         at = columns.n
         columns.ints[0, at] = a
-        columns.ints[1, at] = absent if b is None else b
+        columns.ints[1, at] = ABSENT if b is None else b
         columns.ints[2, at] = flag
         columns.text[0].append(name)
         columns.items[0].extend(seats)

@@ -9,10 +9,17 @@ from hypothesis import strategies as st
 
 from pipeline.formats.jsonl import read_jsonl
 from pipeline.lake.query import run_query
-from pipeline.lake.rows import _pot_kinds, hand_positions, positions
+from pipeline.lake.rows import _pot_kinds
 from pipeline.pots import Award, Half
 from pipeline.rules import Replay, replay
-from pipeline.rules.stats import FLAG_NAMES, SeatStats, seat_flags, seat_stats
+from pipeline.rules.stats import (
+    FLAG_NAMES,
+    SeatStats,
+    hand_positions,
+    positions,
+    seat_flags,
+    seat_stats,
+)
 from pipeline.run import run_lake
 from pipeline.settle import Settlement
 from pipeline.violations import Reject

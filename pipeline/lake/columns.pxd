@@ -19,3 +19,11 @@ cpdef str card_text(cards)
 
 @cython.locals(card=Py_ssize_t)
 cpdef object known_card_text(object cards)
+
+cdef class Columns:
+    cdef public tuple names
+    cdef public Py_ssize_t n
+    cdef public object ints
+    cdef long long[:, ::1] view
+    cdef public list text, items, ends
+    cpdef reserve(self, Py_ssize_t more)

@@ -10,6 +10,10 @@ then takes those arrays as they are. Other columns (text, lists) are gathered as
 ``pa.array``. The types, nulls and errors are ``pa.array``'s: a value too large for the
 column's integer type raises, as does anything but ``True``, ``False`` or ``None`` in a
 boolean column.
+
+:class:`Columns` skips the rows: a table's integers are written into NumPy as they come
+(``None`` as :data:`ABSENT`, read back as null by :func:`int_array`), its other values
+gathered by column.
 """
 
 from __future__ import annotations
@@ -22,7 +26,19 @@ import pyarrow as pa
 
 from pipeline.cards import UNKNOWN, format_card, format_cards
 
-__all__ = ["BOOL", "INT", "OTHER", "card_text", "kind_of", "known_card_text", "to_arrays"]
+__all__ = [
+    "ABSENT",
+    "BOOL",
+    "INT",
+    "OTHER",
+    "Columns",
+    "card_text",
+    "int_array",
+    "kind_of",
+    "known_card_text",
+    "table_columns",
+    "to_arrays",
+]
 
 OTHER, INT, BOOL = 0, 1, 2
 """How a column is gathered: as a list for ``pa.array``, or as integers or flags."""
@@ -164,3 +180,100 @@ def to_arrays(
         else:
             out.append(pa.array(flags[code_view[j]].view(np.bool_), pa.bool_(), mask=mask))
     return out
+
+
+ABSENT = -(2**63)
+"""Written for an integer that is None, then masked (:func:`int_array`): no value is near
+it (money stays within the readers' limits, seats and counts are small)."""
+
+
+def int_array(values: np.ndarray, type_: pa.DataType) -> pa.Array:
+    """Return int64 values as an Arrow array of ``type_``, :data:`ABSENT` as null (the cast
+    checks that every value fits).
+
+    >>> int_array(np.array([3, ABSENT], np.int64), pa.int8()).to_pylist()
+    [3, None]
+    """
+    absent = values == ABSENT
+    array = pa.array(values, pa.int64(), mask=absent if absent.any() else None)
+    return array if type_ == pa.int64() else array.cast(type_)
+
+
+def table_columns(tables: list[np.ndarray], fields: list[pa.Field]) -> list[pa.Array]:
+    """Return the columns of integer tables put end to end (a column per field): a flag
+    field's as booleans (non-zero: true), any other's cast to its type (which checks that
+    every value fits)."""
+    whole = np.concatenate(tables) if tables else np.zeros((0, len(fields)), np.int64)
+    out = []
+    for k, f in enumerate(fields):
+        column = whole[:, k]
+        if pa.types.is_boolean(f.type):
+            out.append(pa.array(column != 0, pa.bool_()))
+        else:
+            out.append(pa.array(column, pa.int64()).cast(f.type))
+    return out
+
+
+class Columns:
+    """One table's columns for a batch, filled row by row (the lake's seats, pots and awards:
+    :mod:`pipeline.lake.rows`).
+
+    The integer columns are the rows of one NumPy array (a column each, a table row per
+    item), which the compiled form writes as a C array: no tuple per row to build, read
+    back and free. ``None`` is written as :data:`ABSENT` and masked. Other values are
+    gathered in a list per column (``text``, for ``pa.array``), and a list column's as its
+    items end to end (``items``), with the count so far at each row's end (``ends``).
+    """
+
+    def __init__(
+        self,
+        ints: tuple[str, ...],
+        text: tuple[str, ...] = (),
+        lists: tuple[str, ...] = (),
+        capacity: int = 1024,
+    ) -> None:
+        self.names = (ints, text, lists)
+        self.n = 0
+        self.ints = np.zeros((len(ints), max(capacity, 16)), np.int64)
+        self.view = self.ints
+        self.text: list[list[object]] = [[] for _ in text]
+        self.items: list[list[object]] = [[] for _ in lists]
+        self.ends: list[list[int]] = [[] for _ in lists]
+
+    def empty(self) -> Columns:
+        """Return a new buffer for the same columns, with room for a quarter more rows than
+        this one's (the next batch's, most likely, without growing)."""
+        ints, text, lists = self.names
+        return Columns(ints, text, lists, self.n + self.n // 4)
+
+    def reserve(self, more: int) -> None:
+        """Make room for ``more`` rows past the :attr:`n` filled."""
+        capacity = self.ints.shape[1]
+        if self.n + more <= capacity:
+            return
+        wider = np.zeros((self.ints.shape[0], max(2 * capacity, self.n + more)), np.int64)
+        wider[:, : self.n] = self.ints[:, : self.n]
+        self.ints = wider
+        self.view = wider
+
+    def columns(self, fields: dict[str, pa.Field]) -> dict[str, pa.Array]:
+        """Return the columns filled, as Arrow arrays of the ``fields``' types (by name)."""
+        n = self.n
+        ints, text, lists = self.names
+        out: dict[str, pa.Array] = {}
+        for k, name in enumerate(ints):
+            values = self.ints[k, :n]
+            type_ = fields[name].type
+            if pa.types.is_boolean(type_):
+                out[name] = pa.array(values != 0, pa.bool_())
+                continue
+            out[name] = int_array(values, type_)
+        for name, gathered in zip(text, self.text, strict=True):
+            out[name] = pa.array(gathered, fields[name].type)
+        for name, items, ends in zip(lists, self.items, self.ends, strict=True):
+            type_ = fields[name].type
+            offsets = np.zeros(n + 1, np.int32)
+            offsets[1:] = ends
+            values = pa.array(items, type_.value_type)
+            out[name] = pa.ListArray.from_arrays(pa.array(offsets), values, type=type_)
+        return out

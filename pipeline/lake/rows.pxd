@@ -1,11 +1,11 @@
 # C types for the compiled form (see setup.py); rows.py stays the source of truth.
 cimport cython
-from pipeline.lake.columns cimport card_text, known_card_text
+from pipeline.lake.columns cimport Columns, card_text, known_card_text
 from pipeline.records cimport Action as ActionC, HandRecord as HandC, Seat as SeatC
 from pipeline.records cimport GameSpec as GameC, RecordedResult as ResultC
 from pipeline.rules.context cimport Step
 
-cdef object _SHOW, _POST, _DEAL, _SMALL, _BIG, _LOW
+cdef object _SHOW, _LOW
 cdef tuple _NOBODY, _SCOOP
 
 @cython.locals(game=GameC, result=ResultC)
@@ -13,17 +13,6 @@ cpdef tuple _hand_row(
     HandC hand, object judged, object settled, object month, object status, tuple violations,
     object run_id
 )
-
-@cython.locals(action=ActionC)
-cpdef list hand_positions(HandC hand, object seats)
-
-cdef class Columns:
-    cdef public tuple names
-    cdef public Py_ssize_t n
-    cdef public object ints
-    cdef long long[:, ::1] view
-    cdef public list text, items, ends
-    cpdef reserve(self, Py_ssize_t more)
 
 @cython.locals(
     seats=tuple, names=list, recorded=dict, cashed=dict, shown=set, players=dict, won_of=dict,

@@ -1,6 +1,7 @@
 """Turn judged hands (hand, replay, settlement) into the lake's rows, column by column.
 
-Rows are gathered as tuples for a batch of hands and become Arrow tables at each
+Rows are gathered for a batch of hands, as tuples or straight into typed columns
+(:class:`~pipeline.lake.columns.Columns`), and become Arrow tables at each
 :meth:`ChunkRows.flush`, with the schemas of :mod:`pipeline.lake.schema`; a chunk's
 tables are its batches' tables put end to end.
 """
@@ -16,82 +17,34 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.lake.columns import card_text, kind_of, known_card_text, to_arrays
+from pipeline.lake.columns import (
+    ABSENT,
+    Columns,
+    card_text,
+    int_array,
+    kind_of,
+    known_card_text,
+    table_columns,
+    to_arrays,
+)
 from pipeline.lake.schema import TABLES
-from pipeline.model import Action, ActionType, Blind, HandRecord, Status
+from pipeline.model import Action, ActionType, HandRecord, Status
 from pipeline.pots import split_evenly
 from pipeline.rules import Replay, context
 from pipeline.rules.context import StepValues
 from pipeline.rules.state import Street
-from pipeline.rules.stats import FLAG_NAMES, flag_table
+from pipeline.rules.stats import FLAG_NAMES, flag_table, hand_positions
 from pipeline.settle import Half, Settlement, error_count, hand_status
 from pipeline.violations import Reject, Violation
 
-__all__ = ["UNKNOWN_MONTH", "ChunkRows", "hand_positions", "month_of", "positions"]
+__all__ = ["UNKNOWN_MONTH", "ChunkRows", "month_of"]
 
 UNKNOWN_MONTH = "unknown"
 """The partition of hands whose log has no start time."""
 
-_BACK = ("CO", "HJ", "MP")
-_SHOW, _POST, _DEAL = ActionType.SHOW, ActionType.POST, ActionType.DEAL
-_SMALL, _BIG = Blind.SMALL, Blind.BIG
+_SHOW = ActionType.SHOW
 _LOW = Half.LOW
 _NOBODY: tuple[int, ...] = ()  # no winner of a half (Arrow reads it as an empty list)
-
-
-def positions(n: int) -> list[str]:
-    """Return position names by index (0 = first seat left of the button).
-
-    Between the big blind and the button, seats are named back from the button (CO, HJ,
-    MP) and forward from the big blind (UTG, UTG+1 …); from six players on, the first of
-    them is UTG (STATS.md).
-
-    >>> positions(2), positions(4), positions(5)
-    (['BB', 'BTN'], ['SB', 'BB', 'CO', 'BTN'], ['SB', 'BB', 'HJ', 'CO', 'BTN'])
-    >>> positions(6), positions(7)[2:6]
-    (['SB', 'BB', 'UTG', 'HJ', 'CO', 'BTN'], ['UTG', 'MP', 'HJ', 'CO'])
-    >>> positions(10)[2:9]
-    ['UTG', 'UTG+1', 'UTG+2', 'UTG+3', 'MP', 'HJ', 'CO']
-    """
-    known = _POSITIONS.get(n)
-    if known is None:  # named once per table size (a fresh list each call: callers own it)
-        known = _POSITIONS[n] = tuple(_named(n))
-    return list(known)
-
-
-_POSITIONS: dict[int, tuple[str, ...]] = {}
-
-
-def _named(n: int) -> list[str]:
-    if n <= 2:
-        return ["BB", "BTN"][-n:] if n else []
-    middle = n - 3
-    back = list(_BACK[: middle if middle <= 2 else min(middle - 1, len(_BACK))])[::-1]
-    ahead = middle - len(back)
-    front = ["UTG"] + [f"UTG+{k}" for k in range(1, ahead)] if ahead else []
-    return ["SB", "BB", *front, *back, "BTN"]
-
-
-def hand_positions(hand: HandRecord, seats: Sequence[int]) -> list[str]:
-    """Return the position names of the players dealt in (``seats``, from left of the button).
-
-    :func:`positions`, but for a hand with no small blind (R2.no-small-blind: nobody posts
-    one and the big blind is the first seat after the button): its players are named as
-    at a table of one more, the small blind's seat empty.
-    """
-    n = len(seats)
-    if n < 3:
-        return positions(n)
-    big: int | None = None
-    for action in hand.actions:
-        if action.type is _POST:
-            if action.blind is _SMALL:
-                return positions(n)
-            if action.blind is _BIG and big is None:
-                big = action.seat
-        elif action.type is not _DEAL:  # the betting began: every blind is posted
-            break
-    return positions(n + 1)[1:] if big == seats[0] else positions(n)
 
 
 def month_of(moment: datetime | None) -> str:
@@ -167,73 +120,6 @@ _AWARD_TEXT = ("half", "hand_description", "cards_used")
 _AWARD_LISTS = ("rules",)
 
 
-class Columns:
-    """One table's columns for a batch, filled row by row by a function of this module
-    (:func:`_add_seat_rows`, :func:`_add_pot_rows`).
-
-    The integer columns are the rows of one NumPy array (a column each, a table row per
-    item), which the compiled form writes as a C array: no tuple per row to build, read
-    back and free. ``None`` is written as :data:`_ABSENT` and masked. Other values are
-    gathered in a list per column (``text``, for ``pa.array``), and a list column's as its
-    items end to end (``items``), with the count so far at each row's end (``ends``).
-    """
-
-    def __init__(
-        self,
-        ints: tuple[str, ...],
-        text: tuple[str, ...] = (),
-        lists: tuple[str, ...] = (),
-        capacity: int = 1024,
-    ) -> None:
-        self.names = (ints, text, lists)
-        self.n = 0
-        self.ints = np.zeros((len(ints), max(capacity, 16)), np.int64)
-        self.view = self.ints
-        self.text: list[list[object]] = [[] for _ in text]
-        self.items: list[list[object]] = [[] for _ in lists]
-        self.ends: list[list[int]] = [[] for _ in lists]
-
-    def empty(self) -> Columns:
-        """Return a new buffer for the same columns, with room for a quarter more rows than
-        this one's (the next batch's, most likely, without growing)."""
-        ints, text, lists = self.names
-        return Columns(ints, text, lists, self.n + self.n // 4)
-
-    def reserve(self, more: int) -> None:
-        """Make room for ``more`` rows past the :attr:`n` filled."""
-        capacity = self.ints.shape[1]
-        if self.n + more <= capacity:
-            return
-        wider = np.zeros((self.ints.shape[0], max(2 * capacity, self.n + more)), np.int64)
-        wider[:, : self.n] = self.ints[:, : self.n]
-        self.ints = wider
-        self.view = wider
-
-    def columns(self, fields: dict[str, pa.Field]) -> dict[str, pa.Array]:
-        """Return the columns filled, as Arrow arrays of the ``fields``' types (by name)."""
-        n = self.n
-        ints, text, lists = self.names
-        out: dict[str, pa.Array] = {}
-        for k, name in enumerate(ints):
-            values = self.ints[k, :n]
-            type_ = fields[name].type
-            if pa.types.is_boolean(type_):
-                out[name] = pa.array(values != 0, pa.bool_())
-                continue
-            absent = values == _ABSENT
-            array = pa.array(values, pa.int64(), mask=absent if absent.any() else None)
-            out[name] = array if type_ == pa.int64() else array.cast(type_)
-        for name, gathered in zip(text, self.text, strict=True):
-            out[name] = pa.array(gathered, fields[name].type)
-        for name, items, ends in zip(lists, self.items, self.ends, strict=True):
-            type_ = fields[name].type
-            offsets = np.zeros(n + 1, np.int32)
-            offsets[1:] = ends
-            values = pa.array(items, type_.value_type)
-            out[name] = pa.ListArray.from_arrays(pa.array(offsets), values, type=type_)
-        return out
-
-
 def _table(schema: pa.Schema, columns: dict[str, pa.Array]) -> pa.Table:
     """Return the columns, cast to the schema's types where they differ, as a table."""
     arrays = []
@@ -256,21 +142,6 @@ def _gathered(
     """Return the columns of the rows (:func:`to_arrays`), one per field."""
     types = [f.type for f in fields]
     return to_arrays(rows, [kind_of(t) for t in types], types)
-
-
-def _table_columns(tables: list[np.ndarray], fields: list[pa.Field]) -> list[pa.Array]:
-    """Return the columns of integer tables put end to end (a column per field): a flag
-    field's as booleans (non-zero: true), any other's cast to its type (which checks that
-    every value fits)."""
-    whole = np.concatenate(tables) if tables else np.zeros((0, len(fields)), np.int64)
-    out = []
-    for k, f in enumerate(fields):
-        column = whole[:, k]
-        if pa.types.is_boolean(f.type):
-            out.append(pa.array(column != 0, pa.bool_()))
-        else:
-            out.append(pa.array(column, pa.int64()).cast(f.type))
-    return out
 
 
 class ChunkRows:
@@ -391,7 +262,7 @@ class ChunkRows:
                     columns = built.columns({f.name: f for f in schema})
                     if name == "seats":
                         flag_fields = [schema.field(flag) for flag in FLAG_NAMES]
-                        flags = _table_columns(self._seat_flags, flag_fields)
+                        flags = table_columns(self._seat_flags, flag_fields)
                         columns.update(zip(FLAG_NAMES, flags, strict=True))
                         self._seat_flags = []
                     columns.update(self._keys_of(name, keys))
@@ -747,9 +618,7 @@ def _add_action_keys(
     runs.append(action.run)
 
 
-_ABSENT = -(2**63)
-"""Written for a step's integer field that is None, then masked: no value is near it (money
-stays within the reader's limits, seats and seqs are small)."""
+_ABSENT = ABSENT  # a C constant in the compiled form
 
 
 def _step_arrays(steps: list[context.Step]) -> list[pa.Array | list[object]]:
@@ -785,11 +654,7 @@ def _step_arrays(steps: list[context.Step]) -> list[pa.Array | list[object]]:
     columns: dict[str, pa.Array | list[object]] = {"type": types, "violation": codes}
     columns["all_in"] = pa.array(all_in.view(np.bool_), pa.bool_())
     for k, name in enumerate(_STEP_INTS):
-        values = ints[k]
-        absent = values == _ABSENT
-        array = pa.array(values, pa.int64(), mask=absent if absent.any() else None)
-        wanted = _STEPS.field(name).type
-        columns[name] = array if wanted == pa.int64() else array.cast(wanted)
+        columns[name] = int_array(ints[k], _STEPS.field(name).type)
     return [columns[name] for name in _STEPS.names]
 
 

@@ -25,7 +25,6 @@ from pathlib import Path
 
 from pipeline.cards import UNKNOWN
 from pipeline.evaluate import best_high, best_low8
-from pipeline.lake.rows import hand_positions
 from pipeline.model import Action, ActionType, Betting, Blind, HandRecord, Status, Variant
 from pipeline.reconcile import returns_in_collections
 from pipeline.reports.explain_pots import (
@@ -60,6 +59,7 @@ from pipeline.reports.explain_source import (
 )
 from pipeline.rules import Replay, RuleSet, Step, replay
 from pipeline.rules.context import FATAL
+from pipeline.rules.stats import hand_positions
 from pipeline.settle import Settlement, hand_status, settle
 from pipeline.violations import Code, Violation
 

@@ -1,5 +1,6 @@
 # C types for the compiled engine (see setup.py); stats.py stays the source of truth.
 cimport cython
+from pipeline.records cimport Action as ActionC, HandRecord as HandC
 from pipeline.rules.context cimport Step
 
 @cython.locals(step=Step, n=Py_ssize_t, i=Py_ssize_t, raises=Py_ssize_t,
@@ -22,3 +23,8 @@ cdef Py_ssize_t _WIDTH, _MARKS, _OUT, _FOLDED_EARLY, _FOLDED_PREFLOP, _FACED
 cdef Py_ssize_t _VPIP, _VPIP_OPP, _PFR, _THREE_BET, _THREE_BET_OPP, _FOLD_TO_THREE_BET
 cdef Py_ssize_t _FOLD_TO_THREE_BET_OPP, _STEAL, _STEAL_OPP, _AGGRESSIVE_COUNT, _CALLS, _FOLDS
 cdef Py_ssize_t _SAW_FLOP, _SHOWDOWN
+
+cdef object _POST, _DEAL, _SMALL, _BIG
+
+@cython.locals(action=ActionC)
+cpdef list hand_positions(HandC hand, object seats)

@@ -10,21 +10,32 @@ in voluntarily, a walk gives the big blind no decision at all.
 (the lake takes its columns as they are); :func:`seat_flags` gives each row as a plain tuple
 of flags and counts, :func:`seat_stats` as a named :class:`SeatStats`. It runs once per hand,
 so the flags are set by column in one table, in one pass over the steps, and no record is
-built.
+built. :func:`positions` and :func:`hand_positions` name the players' positions (SB, BB,
+UTG … BTN) that the flags and the lake's seats use.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
 
-from pipeline.model import ActionType
+from pipeline.model import ActionType, Blind, HandRecord
 from pipeline.rules.replay import Replay
 from pipeline.rules.state import Street
 from pipeline.violations import Code
 
-__all__ = ["FLAG_NAMES", "Flags", "SeatStats", "flag_table", "seat_flags", "seat_stats"]
+__all__ = [
+    "FLAG_NAMES",
+    "Flags",
+    "SeatStats",
+    "flag_table",
+    "hand_positions",
+    "positions",
+    "seat_flags",
+    "seat_stats",
+]
 
 _FOLD, _CALL, _BET = ActionType.FOLD, ActionType.CALL, ActionType.BET
 _RAISE, _CHECK = ActionType.RAISE, ActionType.CHECK
@@ -279,3 +290,63 @@ def _continuation(
     if made >= 0:
         rows[:, _FACED] = 0  # for the next street
     return made
+
+
+_BACK = ("CO", "HJ", "MP")
+_POST, _DEAL = ActionType.POST, ActionType.DEAL
+_SMALL, _BIG = Blind.SMALL, Blind.BIG
+
+
+def positions(n: int) -> list[str]:
+    """Return position names by index (0 = first seat left of the button).
+
+    Between the big blind and the button, seats are named back from the button (CO, HJ,
+    MP) and forward from the big blind (UTG, UTG+1 …); from six players on, the first of
+    them is UTG (STATS.md).
+
+    >>> positions(2), positions(4), positions(5)
+    (['BB', 'BTN'], ['SB', 'BB', 'CO', 'BTN'], ['SB', 'BB', 'HJ', 'CO', 'BTN'])
+    >>> positions(6), positions(7)[2:6]
+    (['SB', 'BB', 'UTG', 'HJ', 'CO', 'BTN'], ['UTG', 'MP', 'HJ', 'CO'])
+    >>> positions(10)[2:9]
+    ['UTG', 'UTG+1', 'UTG+2', 'UTG+3', 'MP', 'HJ', 'CO']
+    """
+    known = _POSITIONS.get(n)
+    if known is None:  # named once per table size (a fresh list each call: callers own it)
+        known = _POSITIONS[n] = tuple(_named(n))
+    return list(known)
+
+
+_POSITIONS: dict[int, tuple[str, ...]] = {}
+
+
+def _named(n: int) -> list[str]:
+    if n <= 2:
+        return ["BB", "BTN"][-n:] if n else []
+    middle = n - 3
+    back = list(_BACK[: middle if middle <= 2 else min(middle - 1, len(_BACK))])[::-1]
+    ahead = middle - len(back)
+    front = ["UTG"] + [f"UTG+{k}" for k in range(1, ahead)] if ahead else []
+    return ["SB", "BB", *front, *back, "BTN"]
+
+
+def hand_positions(hand: HandRecord, seats: Sequence[int]) -> list[str]:
+    """Return the position names of the players dealt in (``seats``, from left of the button).
+
+    :func:`positions`, but for a hand with no small blind (R2.no-small-blind: nobody posts
+    one and the big blind is the first seat after the button): its players are named as
+    at a table of one more, the small blind's seat empty.
+    """
+    n = len(seats)
+    if n < 3:
+        return positions(n)
+    big: int | None = None
+    for action in hand.actions:
+        if action.type is _POST:
+            if action.blind is _SMALL:
+                return positions(n)
+            if action.blind is _BIG and big is None:
+                big = action.seat
+        elif action.type is not _DEAL:  # the betting began: every blind is posted
+            break
+    return positions(n + 1)[1:] if big == seats[0] else positions(n)
