@@ -28,6 +28,7 @@ from pipeline.lake.manifest import load_manifest
 from pipeline.lake.query import run_query
 from pipeline.lake.rows import _STEP_KINDS, _STEPS, _minified, _step_arrays
 from pipeline.lake.schema import TABLES, describe, snapshot
+from pipeline.lake.staged import PLAIN, STATISTICS
 from pipeline.lake.store import LOCK, LakeLocked, lake_lock
 from pipeline.model import HandRecord
 from pipeline.reports.explain import explain
@@ -733,12 +734,14 @@ def test_files_are_few_and_partitioned_by_month(tmp_path: Path) -> None:
     assert sum(pq.read_metadata(p).num_rows for p in hands_files) == 2000
 
 
-def test_every_column_but_the_money_is_dictionary_encoded(tmp_path: Path) -> None:
-    # the 64-bit integers (money, line numbers: mostly distinct) are written plain; every other
-    # column, lists' values included, with a dictionary (but flags: Parquet has none for
-    # booleans, which it packs in bits)
+def test_dictionaries_and_statistics_of_the_written_columns(tmp_path: Path) -> None:
+    # the 64-bit integers (money, line numbers) and the PLAIN columns (hand ids, cards:
+    # mostly distinct) are written plain; every other column, lists' values included, with
+    # a dictionary (but flags: Parquet has none for booleans, which it packs in bits); only
+    # the STATISTICS columns have min/max statistics
     lake = tmp_path / "lake"
     run_lake([str(_generated(tmp_path / "hands.jsonl", 300, seed=4))], lake, workers=1)
+    seen: set[str] = set()
     for name, schema in TABLES.items():
         for path in (lake / name).rglob("*.parquet"):
             meta = pq.read_metadata(path)
@@ -747,8 +750,26 @@ def test_every_column_but_the_money_is_dictionary_encoded(tmp_path: Path) -> Non
             plain -= {
                 c.path_in_schema.split(".")[0] for c in columns if "RLE_DICTIONARY" in c.encodings
             }
-            expected = {f.name for f in schema if f.type in (pa.int64(), pa.bool_())}
+            expected = {
+                f.name for f in schema if f.type in (pa.int64(), pa.bool_()) or f.name in PLAIN
+            }
             assert plain == expected & set(meta.schema.to_arrow_schema().names), (name, plain)
+            with_range = {
+                c.path_in_schema.split(".")[0]
+                for c in columns
+                if c.statistics is not None and c.statistics.has_min_max
+            }
+            assert with_range <= STATISTICS, (name, with_range - STATISTICS)
+            assert {"site", "hand_id", "month"} <= with_range, name
+            seen.add(name)
+    assert {"hands", "seats", "actions", "pots", "awards"} <= seen
+    # a file's range of hand ids is its hands' (a lookup by hand skips the other files)
+    for path in (lake / "actions").rglob("*.parquet"):
+        meta = pq.read_metadata(path)
+        index = meta.schema.to_arrow_schema().names.index("hand_id")
+        stats = meta.row_group(0).column(index).statistics
+        ids = pq.read_table(path, columns=["hand_id"])["hand_id"].to_pylist()
+        assert (stats.min, stats.max) == (min(ids), max(ids))
 
 
 # ---------------------------------------------------------------------------- query

@@ -25,7 +25,16 @@ import pyarrow.parquet as pq
 
 from pipeline.files import temporary_name
 
-__all__ = ["fetch", "has_fsspec", "is_url", "remove", "write_parquet", "write_staged"]
+__all__ = [
+    "PLAIN",
+    "STATISTICS",
+    "fetch",
+    "has_fsspec",
+    "is_url",
+    "remove",
+    "write_parquet",
+    "write_staged",
+]
 
 
 def is_url(location: str) -> bool:
@@ -76,14 +85,52 @@ def write_staged(table: pa.Table, staging: str, relative: str) -> None:
 def write_parquet(table: pa.Table, where: Any) -> None:
     """Write a lake table as Parquet (zstd) to a path or a binary file.
 
-    Every column is dictionary-encoded but the 64-bit integers: the money, and the line
-    numbers, whose values are mostly distinct, so that a dictionary only costs the writer
-    its tries (it gives up on one after a page or so) and makes the file bigger. Without
-    them, the lake's files were some 5% smaller and written some 6% quicker (20,000
-    generated hands).
+    Dictionary encoding is for the columns whose values repeat: not the 64-bit integers
+    (the money, and the line numbers) nor the columns of :data:`PLAIN`, whose values are
+    mostly distinct, so that a dictionary only costs the writer its tries (it gives up on
+    one after a page or so) and makes the file bigger. Measured on 5,000 generated hands,
+    each such column was written quicker and smaller without (``hand_id`` in ``actions``,
+    a row per action: 0.6 against 0.5 us a hand, 25 against 17 kB).
+
+    Min/max statistics are written for the columns of :data:`STATISTICS` only: the ones
+    queries filter on, whose ranges let DuckDB skip a file. A file holds a chunk's hands,
+    so the range of a money or a player column spans nearly all its values and skips
+    nothing; writing them took some 13% of the writer's time.
     """
-    dictionary = [_leaf(f) for f in table.schema if f.type != pa.int64()]
-    pq.write_table(table, where, compression="zstd", use_dictionary=dictionary)
+    names = [f for f in table.schema if f.type != pa.int64() and f.name not in PLAIN]
+    dictionary = [_leaf(f) for f in names]
+    statistics = [_leaf(f) for f in table.schema if f.name in STATISTICS]
+    pq.write_table(
+        table,
+        where,
+        compression="zstd",
+        use_dictionary=dictionary,
+        write_statistics=statistics,
+    )
+
+
+PLAIN = frozenset({"hand_id", "started_at", "deck", "boards", "hole_cards", "cards", "cards_used"})
+"""Columns written without a dictionary (:func:`write_parquet`): a hand's own values, and
+cards, which rarely repeat."""
+
+STATISTICS = frozenset(
+    {
+        "site",
+        "hand_id",
+        "month",
+        "started_at",
+        "source",
+        "run_id",
+        "variant",
+        "betting",
+        "big_blind",
+        "currency",
+        "status",
+        "tournament_id",
+    }
+)
+"""Columns written with min/max statistics (:func:`write_parquet`): the keys, and the
+``hands`` columns a query selects hands by."""
 
 
 def _leaf(f: pa.Field) -> str:
