@@ -29,7 +29,7 @@ from pipeline.lake.schema import PARTITIONED
 from pipeline.lake.staged import is_url, write_staged
 from pipeline.model import HandRecord, Status
 from pipeline.rules import RuleSet, replay
-from pipeline.settle import settle_many
+from pipeline.settle import settle_each
 from pipeline.violations import Code, Reject
 
 __all__ = ["BATCH_HANDS", "ChunkResult", "ChunkTask", "process_chunk"]
@@ -187,9 +187,11 @@ def _process(task: ChunkTask) -> ChunkResult:
             hands.append(item)
         del batch
         replays = [replay(hand, task.rules) for hand in hands]
-        settlements = settle_many(replays, task.rules)
+        result.hands += len(hands)
+        del hands  # each replay holds its hand: settle_each frees both as it goes
         add_hand = rows.add_hand
-        for hand, judged, settled in zip(hands, replays, settlements, strict=True):
+        for judged, settled in settle_each(replays, task.rules):
+            hand = judged.hand
             status = add_hand(hand, judged, settled)
             statuses.append(status)
             if status is _PARTIAL:
@@ -197,9 +199,8 @@ def _process(task: ChunkTask) -> ChunkResult:
             if judged.violations or settled.violations:
                 codes.update([v.code for v in judged.violations + settled.violations])
             payouts.append(settled.payouts_match)
-        result.hands += len(hands)
         rows.flush()
-        del hands, replays, settlements  # before the next batch is decoded
+        del replays  # emptied; before the next batch is decoded
     # counted by member (cheap per hand), reported by the names the manifest uses
     result.statuses = Counter({status.value: n for status, n in Counter(statuses).items()})
     result.codes = Counter({code.value: n for code, n in codes.items()})
