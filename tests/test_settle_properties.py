@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from pipeline.generate import GameChoice, generate_hands
 from pipeline.model import Betting, HandRecord, Status, Variant
 from pipeline.rules import Replay, replay
-from pipeline.settle import Half, Settlement, settle, settle_many
+from pipeline.settle import Half, Settlement, settle, settle_each, settle_many
 from pipeline.violations import Code
 
 GAMES = [(variant, betting) for variant in Variant for betting in Betting]
@@ -266,3 +266,20 @@ def test_settling_a_chunk_at_once_equals_settling_each_hand(seed: int) -> None:
     hands = list(generate_hands(HANDS_PER_EXAMPLE, seed=seed, faults=0.3))
     judged = [replay(hand) for hand in hands]
     assert settle_many(judged) == [settle(one) for one in judged]
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(SEED)
+def test_settle_each_yields_what_settle_many_gives_and_empties_its_list(seed: int) -> None:
+    """settle_each gives each replay, in order, the settlement settle_many gives it, and
+    keeps none of them: the list it was given is empty once it is done."""
+    hands = list(generate_hands(HANDS_PER_EXAMPLE, seed=seed, faults=0.3))
+    judged = [replay(hand) for hand in hands]
+    given = list(judged)
+    pairs: list[tuple[Replay, Settlement]] = []
+    for item in settle_each(given, None):
+        pairs.append(item)
+        assert len(given) == len(judged) - len(pairs)  # released as it is yielded
+    assert [j for j, _ in pairs] == judged
+    assert [s for _, s in pairs] == settle_many(judged)
+    assert given == []
