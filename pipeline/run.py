@@ -76,7 +76,7 @@ from pipeline.lake.seen import (
     repeated_rejects,
     retired_keys,
 )
-from pipeline.lake.staged import fetch, has_fsspec, is_url, remove
+from pipeline.lake.staged import fetch, has_fsspec, is_url, remove, write_parquet
 from pipeline.lake.store import (
     LOCK,
     LakeDamaged,
@@ -607,7 +607,7 @@ def _mark_converted(staging: Path, files: list[FileEntry]) -> None:
         column = table.schema.get_field_index("converted")
         marked = pa.array(np.ones(table.num_rows, np.bool_))
         table = table.set_column(column, table.schema.field(column), marked)
-        pq.write_table(table, path, compression="zstd")
+        write_parquet(table, path)
 
 
 def _drop_rejects(staging: Path, added: list[FileEntry], first: int, entry: InputEntry) -> None:

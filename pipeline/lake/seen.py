@@ -19,6 +19,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from pipeline.lake.keys import KeySet
+from pipeline.lake.staged import write_parquet
 from pipeline.model import Status
 
 __all__ = [
@@ -115,7 +116,7 @@ def repeated_rejects(
             path.unlink()
             continue
         if new.num_rows != table.num_rows:
-            pq.write_table(new, path, compression="zstd")
+            write_parquet(new, path)
         kept.append((table_name, relative, new.num_rows))
     return kept, dropped
 
@@ -163,7 +164,7 @@ def drop_hands(
         if table.num_rows == 0:
             path.unlink()
             continue
-        pq.write_table(table, path, compression="zstd")
+        write_parquet(table, path)
         kept.append((table_name, relative, table.num_rows))
     return kept
 
