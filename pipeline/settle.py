@@ -277,7 +277,7 @@ def settle_each(
 
     A hand's objects are then freed as soon as the caller is done with them, and the next
     hand's settlement is made in the memory they leave, still in the CPU's cache: the run's
-    settling and rows took some 2 to 4 us a hand less so than with :func:`settle_many`,
+    settling and rows took some 2 to 4 us a hand less than with :func:`settle_many`,
     which keeps the whole batch alive (1,000 generated hands at a time).
     """
     showdowns = _evaluate(replays)
