@@ -56,6 +56,7 @@ COMPILED = (
     "rules/finish",
     "rules/replay",
     "rules/stats",
+    "formats/wire_view",
     "formats/jsonl",
     "formats/limits",
     "lake/columns",
@@ -67,9 +68,10 @@ COMPILED = (
 """The modules ``setup.py`` compiles (same list, same order), as paths in the package
 without their suffix; the engine's (``rules/``) each have a ``.pxd`` of C types."""
 
-SHARED = ("model.py",)
+SHARED = ("model.py", "formats/jsonl_wire.py")
 """Sources the compiled modules depend on besides their own: the layout of the hand's
-records, which ``records.pxd`` declares (see :mod:`pipeline.records`)."""
+records, which ``records.pxd`` declares (see :mod:`pipeline.records`), and of the JSON Lines
+wire structs, which ``formats/wire_view.pxd`` declares (see :mod:`pipeline.formats.wire_view`)."""
 
 _HERE = Path(__file__).resolve().parent
 RECORD = "compiled.json"

@@ -41,6 +41,7 @@ from pipeline.compiled import (
     stale_modules,
     stray_modules,
 )
+from pipeline.formats import jsonl_wire, wire_view
 from pipeline.model import Action, HandRecord, Seat
 from pipeline.rules import replay
 from pipeline.rules.forced import dealt_seats
@@ -140,11 +141,12 @@ def test_every_c_types_file_belongs_to_a_compiled_module() -> None:
     # the engine's modules share C types: each has its .pxd; the others need none, but for
     # the one that fills NumPy arrays (lake/columns), the one that gathers a hand's rows
     # (lake/rows), settlement's dicts and lists and the pots' levels, the decoder's loops
-    # over characters and integers, and the view of the hand's records they all read
+    # over characters and integers, and the views of the hand's records they all read and of
+    # the JSON Lines wire structs the decoder reads
     types = {p.relative_to(PACKAGE).with_suffix("").as_posix() for p in PACKAGE.rglob("*.pxd")}
     assert types <= set(COMPILED)
     others = {"lake/columns", "lake/rows", "settle", "pots", "reconcile", "records"}
-    others |= {"formats/jsonl", "formats/limits"}
+    others |= {"formats/jsonl", "formats/limits", "formats/wire_view"}
     assert types - others == {name for name in COMPILED if name.startswith("rules/")}
     # and a wheel built from the sources carries every one (a module compiled without its
     # .pxd would build, untyped, and run slower without a word)
@@ -290,6 +292,24 @@ def test_the_compiled_view_of_the_records_is_checked(monkeypatch: pytest.MonkeyP
     assert problems == [
         "Action: the view reads 9 fields of 9, and the wrong value for all_in, amount",
         "Seat: the view reads 4 fields of 5, and the wrong value for none",
+    ]
+
+
+def test_the_compiled_view_of_the_wire_structs_is_checked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the JSON Lines reader's view of every wire struct reads each field from its place
+    assert wire_view.layout_problems() == []
+    assert "formats/jsonl_wire.py" in SHARED  # an edit to the structs makes the build stale
+
+    def swapped(w: jsonl_wire.CallW) -> tuple[object, ...]:
+        return (w.amount, w.all_in, w.seat)
+
+    views = dict(wire_view._VIEWS)
+    views[jsonl_wire.CallW] = swapped
+    monkeypatch.setattr(wire_view, "_VIEWS", tuple(views.items()))
+    assert wire_view.layout_problems() == [
+        "CallW: the view reads 3 fields of 3, and the wrong value for all_in, amount"
     ]
 
 

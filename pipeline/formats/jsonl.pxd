@@ -11,3 +11,31 @@ cpdef long long _plain_units(str text, Py_ssize_t scale)
 @cython.locals(n=Py_ssize_t, i=Py_ssize_t, rank=cython.long, suit=cython.long, card=Py_ssize_t,
                cards=list)
 cpdef tuple _cards_together(str text)
+
+cpdef object _amount(str text, Py_ssize_t scale, str field)
+cpdef object _opt_amount(object text, Py_ssize_t scale, str field)
+cpdef tuple _cards(str text, str field)
+
+from pipeline.formats.wire_view cimport (
+    BetW as BetC, BoardW as BoardC, CallW as CallC, CheckW as CheckC,
+    CollectionW as CollectionC, DealW as DealC, FoldW as FoldC, HandW as HandC,
+    MuckW as MuckC, PostW as PostC, RaiseW as RaiseC, ResultW as ResultC,
+    SeatAmountW as SeatAmountC, SeatW as SeatC, ShowW as ShowC, UncalledW as UncalledC,
+)
+
+# the wire objects, read through their C view (wire_view.pxd)
+@cython.locals(out=list, deal=DealC, call=CallC, fold=FoldC, check=CheckC, raised=RaiseC,
+               bet=BetC, post=PostC, board=BoardC, show=ShowC, uncalled=UncalledC,
+               muck=MuckC)
+cpdef tuple _actions(object wires, Py_ssize_t scale)
+
+@cython.locals(out=list, s=SeatC)
+cpdef tuple _seats(list wires, Py_ssize_t scale, Py_ssize_t bounty_scale)
+
+cpdef object _collection(CollectionC c, Py_ssize_t scale)
+cpdef object _seat_amount(SeatAmountC f, Py_ssize_t scale)
+
+@cython.locals(cashed=set)
+cpdef object _result(ResultC w, Py_ssize_t scale, Py_ssize_t bounty_scale)
+
+cpdef object _record(HandC w, tuple extras, object source, object line)

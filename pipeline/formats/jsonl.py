@@ -26,6 +26,7 @@ from typing import IO, TypeVar
 import msgspec
 from msgspec import UNSET, UnsetType
 
+import pipeline.formats.wire_view  # noqa: F401 - first, it checks the compiled view of the wire
 from pipeline.cards import RANKS, SUITS, UNKNOWN, parse_cards
 from pipeline.formats.json_keys import REPEATS, Duplicated, find_repeated, object_pairs
 from pipeline.formats.jsonl_wire import (
@@ -37,6 +38,7 @@ from pipeline.formats.jsonl_wire import (
     CheckW,
     CollectionW,
     DealW,
+    FeeW,
     FoldW,
     GameW,
     HandOnlyW,
@@ -45,6 +47,7 @@ from pipeline.formats.jsonl_wire import (
     PostW,
     RaiseW,
     ResultW,
+    SeatAmountW,
     SeatW,
     ShowW,
     UncalledW,
@@ -287,39 +290,52 @@ def _actions(wires: Iterable[ActionW], scale: int) -> tuple[Action, ...]:
     out: list[Action] = []
     append = out.append
     try:
-        for w in wires:
+        for w in wires:  # each branch reads its class's fields through a typed name
             if type(w) is DealW:
-                append(Action(_DEAL, seat=w.seat, cards=_cards(w.cards, ".cards")))
+                deal = w
+                append(Action(_DEAL, seat=deal.seat, cards=_cards(deal.cards, ".cards")))
             elif type(w) is CallW:
-                amount = _amount(w.amount, scale, ".amount")
-                append(Action(_CALL, seat=w.seat, amount=amount, all_in=w.all_in))
+                call = w
+                amount = _amount(call.amount, scale, ".amount")
+                append(Action(_CALL, seat=call.seat, amount=amount, all_in=call.all_in))
             elif type(w) is FoldW:
-                append(Action(_FOLD, seat=w.seat))
+                fold = w
+                append(Action(_FOLD, seat=fold.seat))
             elif type(w) is CheckW:
-                append(Action(_CHECK, seat=w.seat))
+                check = w
+                append(Action(_CHECK, seat=check.seat))
             elif type(w) is RaiseW:
-                to = _amount(w.to, scale, ".to")
-                append(Action(_RAISE, seat=w.seat, to=to, all_in=w.all_in))
+                raised = w
+                to = _amount(raised.to, scale, ".to")
+                append(Action(_RAISE, seat=raised.seat, to=to, all_in=raised.all_in))
             elif type(w) is BetW:
-                amount = _amount(w.amount, scale, ".amount")
-                append(Action(_BET, seat=w.seat, amount=amount, all_in=w.all_in))
+                bet = w
+                amount = _amount(bet.amount, scale, ".amount")
+                append(Action(_BET, seat=bet.seat, amount=amount, all_in=bet.all_in))
             elif type(w) is PostW:
-                amount = _amount(w.amount, scale, ".amount")
-                blind = _BLINDS[w.blind]
-                append(Action(_POST, seat=w.seat, amount=amount, blind=blind, all_in=w.all_in))
+                post = w
+                amount = _amount(post.amount, scale, ".amount")
+                blind = _BLINDS[post.blind]
+                append(
+                    Action(_POST, seat=post.seat, amount=amount, blind=blind, all_in=post.all_in)
+                )
             elif type(w) is BoardW:
-                cards = _cards(w.cards, ".cards")
-                burn = None if w.burn is UNSET else _cards(w.burn, ".burn")
-                run = None if w.run is UNSET else w.run
+                board = w
+                cards = _cards(board.cards, ".cards")
+                burn = None if board.burn is UNSET else _cards(board.burn, ".burn")
+                run = None if board.run is UNSET else board.run
                 append(Action(_BOARD, cards=cards, run=run, burn=burn))
             elif type(w) is ShowW:
-                append(Action(_SHOW, seat=w.seat, cards=_cards(w.cards, ".cards")))
+                show = w
+                append(Action(_SHOW, seat=show.seat, cards=_cards(show.cards, ".cards")))
             elif type(w) is UncalledW:
-                amount = _amount(w.amount, scale, ".amount")
-                append(Action(_UNCALLED, seat=w.seat, amount=amount))
+                uncalled = w
+                amount = _amount(uncalled.amount, scale, ".amount")
+                append(Action(_UNCALLED, seat=uncalled.seat, amount=amount))
             elif type(w) is MuckW:
-                mucked = None if w.cards is UNSET else _cards(w.cards, ".cards")
-                append(Action(_MUCK, seat=w.seat, cards=mucked))
+                muck = w
+                mucked = None if muck.cards is UNSET else _cards(muck.cards, ".cards")
+                append(Action(_MUCK, seat=muck.seat, cards=mucked))
             else:  # not reached: the decoder knows only the classes above
                 raise TypeError(f"not an action of the hand log: {w!r}")
     except _FieldError as error:
@@ -345,35 +361,53 @@ _BOARD, _SHOW, _MUCK, _UNCALLED = (
 _BLINDS = {blind.value: blind for blind in Blind}
 
 
-def _each(wires: Iterable[W], convert: Callable[[W], T], path: str) -> tuple[T, ...]:
-    """Convert every item of a list; a field that fails is named under ``path[i]``."""
+def _each(
+    wires: Iterable[W], convert: Callable[[W, int], T], scale: int, path: str
+) -> tuple[T, ...]:
+    """Convert every item of a list with its amounts at ``scale``; a field that fails is
+    named under ``path[i]``. (The converters are module functions, which the compiled form
+    gives typed arguments: a closure cannot have them.)"""
     out: list[T] = []
     append = out.append
     try:
         for w in wires:
-            append(convert(w))
+            append(convert(w, scale))
     except _FieldError as error:
         raise error.within(f"{path}[{len(out)}]") from None
     return tuple(out)
 
 
+def _collection(c: CollectionW, scale: int) -> Collection:
+    return Collection(
+        c.seat, _amount(c.amount, scale, ".amount"), c.pot, None if c.run is UNSET else c.run
+    )
+
+
+def _cash_out(c: CashOutW, scale: int) -> CashOut:
+    fee = 0 if c.fee is UNSET else _amount(c.fee, scale, ".fee")
+    return CashOut(c.seat, _amount(c.amount, scale, ".amount"), fee)
+
+
+def _pot_amount(text: str, scale: int) -> int:
+    return _amount(text, scale, "")
+
+
+def _fee(f: FeeW, scale: int) -> Fee:
+    return Fee(f.kind, _amount(f.amount, scale, ".amount"))
+
+
+def _seat_amount(f: SeatAmountW, scale: int) -> SeatAmount:
+    return SeatAmount(f.seat, _amount(f.amount, scale, ".amount"))
+
+
 def _result(w: ResultW, scale: int, bounty_scale: int) -> RecordedResult:
-    def collection(c: CollectionW) -> Collection:
-        return Collection(
-            c.seat, _amount(c.amount, scale, ".amount"), c.pot, None if c.run is UNSET else c.run
-        )
-
-    def cash_out(c: CashOutW) -> CashOut:
-        fee = 0 if c.fee is UNSET else _amount(c.fee, scale, ".fee")
-        return CashOut(c.seat, _amount(c.amount, scale, ".amount"), fee)
-
     try:
         rake = _opt_amount(w.rake, scale, ".rake")
         total_pot = _opt_amount(w.total_pot, scale, ".total_pot")
         added = 0 if w.added is UNSET else _amount(w.added, scale, ".added")
     except _FieldError as error:
         raise error.within("$.result") from None
-    cash_outs = _each(w.cash_outs, cash_out, "$.result.cash_outs")
+    cash_outs = _each(w.cash_outs, _cash_out, scale, "$.result.cash_outs")
     cashed: set[int] = set()
     for i, c in enumerate(cash_outs):  # one cash-out a seat (R9.cash-out)
         if c.seat in cashed:
@@ -384,23 +418,13 @@ def _result(w: ResultW, scale: int, bounty_scale: int) -> RecordedResult:
     return RecordedResult(
         rake=rake,
         total_pot=total_pot,
-        pots=_each(w.pots, lambda p: _amount(p, scale, ""), "$.result.pots"),
-        collected=_each(w.collected, collection, "$.result.collected"),
-        fees=_each(
-            w.fees, lambda f: Fee(f.kind, _amount(f.amount, scale, ".amount")), "$.result.fees"
-        ),
+        pots=_each(w.pots, _pot_amount, scale, "$.result.pots"),
+        collected=_each(w.collected, _collection, scale, "$.result.collected"),
+        fees=_each(w.fees, _fee, scale, "$.result.fees"),
         added=added,
         cash_outs=cash_outs,
-        final_stacks=_each(
-            w.final_stacks,
-            lambda f: SeatAmount(f.seat, _amount(f.amount, scale, ".amount")),
-            "$.result.final_stacks",
-        ),
-        bounties=_each(
-            w.bounties,
-            lambda b: SeatAmount(b.seat, _amount(b.amount, bounty_scale, ".amount")),
-            "$.result.bounties",
-        ),
+        final_stacks=_each(w.final_stacks, _seat_amount, scale, "$.result.final_stacks"),
+        bounties=_each(w.bounties, _seat_amount, bounty_scale, "$.result.bounties"),
     )
 
 
@@ -422,6 +446,20 @@ def _started_at(text: str) -> datetime:
         raise _FieldError(RejectCode.BAD_TIMESTAMP, "$.started_at", message) from None
 
 
+def _seats(wires: list[SeatW], scale: int, bounty_scale: int) -> tuple[Seat, ...]:
+    """Convert the seats (a stack at ``scale``, a bounty at ``bounty_scale``); a field that
+    fails is named under ``$.seats[i]``."""
+    out: list[Seat] = []
+    try:
+        for s in wires:
+            bounty = None if s.bounty is UNSET else _amount(s.bounty, bounty_scale, ".bounty")
+            stack = _amount(s.stack, scale, ".stack")
+            out.append(Seat(s.seat, s.player, stack, s.sitting_out, bounty))
+    except _FieldError as error:
+        raise error.within(f"$.seats[{len(out)}]") from None
+    return tuple(out)
+
+
 def _record(w: HandW, extras: tuple[tuple[str, bytes], ...], source: str, line: int) -> HandRecord:
     game = _game(w.game)
     scale = game.scale
@@ -436,11 +474,6 @@ def _record(w: HandW, extras: tuple[tuple[str, bytes], ...], source: str, line: 
             scale=_scale(t.unit, "$.tournament.unit") if t.unit is not UNSET else 2,
         )
     bounty_scale = tournament.scale if tournament is not None else 2
-
-    def seat(s: SeatW) -> Seat:
-        bounty = None if s.bounty is UNSET else _amount(s.bounty, bounty_scale, ".bounty")
-        return Seat(s.seat, s.player, _amount(s.stack, scale, ".stack"), s.sitting_out, bounty)
-
     return HandRecord(
         hand_id=w.hand_id,
         site=w.site,
@@ -448,7 +481,7 @@ def _record(w: HandW, extras: tuple[tuple[str, bytes], ...], source: str, line: 
         started_at=None if w.started_at is UNSET else _started_at(w.started_at),
         game=game,
         button=w.button,
-        seats=_each(w.seats, seat, "$.seats"),
+        seats=_seats(w.seats, scale, bounty_scale),
         actions=_actions(w.actions, scale),
         result=None if w.result is UNSET else _result(w.result, scale, bounty_scale),
         tournament=tournament,
