@@ -8,21 +8,54 @@
 cdef extern from *:
     """
     typedef struct { PyObject_HEAD PyObject *cards; PyObject *seat; } CroupierDealW;
-    typedef struct { PyObject_HEAD PyObject *all_in; PyObject *amount; PyObject *seat; } CroupierCallW;
+    typedef struct {
+        PyObject_HEAD
+        PyObject *all_in; PyObject *amount; PyObject *seat;
+    } CroupierCallW;
     typedef struct { PyObject_HEAD PyObject *seat; } CroupierFoldW;
     typedef struct { PyObject_HEAD PyObject *seat; } CroupierCheckW;
-    typedef struct { PyObject_HEAD PyObject *all_in; PyObject *seat; PyObject *to; } CroupierRaiseW;
-    typedef struct { PyObject_HEAD PyObject *all_in; PyObject *amount; PyObject *seat; } CroupierBetW;
-    typedef struct { PyObject_HEAD PyObject *all_in; PyObject *amount; PyObject *blind; PyObject *seat; } CroupierPostW;
-    typedef struct { PyObject_HEAD PyObject *burn; PyObject *cards; PyObject *run; } CroupierBoardW;
+    typedef struct {
+        PyObject_HEAD
+        PyObject *all_in; PyObject *seat; PyObject *to;
+    } CroupierRaiseW;
+    typedef struct {
+        PyObject_HEAD
+        PyObject *all_in; PyObject *amount; PyObject *seat;
+    } CroupierBetW;
+    typedef struct {
+        PyObject_HEAD
+        PyObject *all_in; PyObject *amount; PyObject *blind; PyObject *seat;
+    } CroupierPostW;
+    typedef struct {
+        PyObject_HEAD
+        PyObject *burn; PyObject *cards; PyObject *run;
+    } CroupierBoardW;
     typedef struct { PyObject_HEAD PyObject *cards; PyObject *seat; } CroupierShowW;
     typedef struct { PyObject_HEAD PyObject *cards; PyObject *seat; } CroupierMuckW;
     typedef struct { PyObject_HEAD PyObject *amount; PyObject *seat; } CroupierUncalledW;
-    typedef struct { PyObject_HEAD PyObject *bounty; PyObject *player; PyObject *seat; PyObject *sitting_out; PyObject *stack; } CroupierSeatW;
-    typedef struct { PyObject_HEAD PyObject *actions; PyObject *button; PyObject *cancelled; PyObject *converted; PyObject *deck; PyObject *game; PyObject *hand_id; PyObject *hero; PyObject *partial; PyObject *result; PyObject *seats; PyObject *site; PyObject *started_at; PyObject *table; PyObject *tournament; } CroupierHandW;
-    typedef struct { PyObject_HEAD PyObject *added; PyObject *bounties; PyObject *cash_outs; PyObject *collected; PyObject *fees; PyObject *final_stacks; PyObject *pots; PyObject *rake; PyObject *total_pot; } CroupierResultW;
+    typedef struct {
+        PyObject_HEAD
+        PyObject *bounty; PyObject *player; PyObject *seat; PyObject *sitting_out;
+        PyObject *stack;
+    } CroupierSeatW;
+    typedef struct {
+        PyObject_HEAD
+        PyObject *actions; PyObject *button; PyObject *cancelled; PyObject *converted;
+        PyObject *deck; PyObject *game; PyObject *hand_id; PyObject *hero; PyObject *partial;
+        PyObject *result; PyObject *seats; PyObject *site; PyObject *started_at;
+        PyObject *table; PyObject *tournament;
+    } CroupierHandW;
+    typedef struct {
+        PyObject_HEAD
+        PyObject *added; PyObject *bounties; PyObject *cash_outs; PyObject *collected;
+        PyObject *fees; PyObject *final_stacks; PyObject *pots; PyObject *rake;
+        PyObject *total_pot;
+    } CroupierResultW;
     typedef struct { PyObject_HEAD PyObject *amount; PyObject *seat; } CroupierSeatAmountW;
-    typedef struct { PyObject_HEAD PyObject *amount; PyObject *pot; PyObject *run; PyObject *seat; } CroupierCollectionW;
+    typedef struct {
+        PyObject_HEAD
+        PyObject *amount; PyObject *pot; PyObject *run; PyObject *seat;
+    } CroupierCollectionW;
     """
 
     ctypedef class pipeline.formats.jsonl_wire.DealW [object CroupierDealW, check_size error]:
@@ -55,22 +88,32 @@ cdef extern from *:
     ctypedef class pipeline.formats.jsonl_wire.MuckW [object CroupierMuckW, check_size error]:
         cdef object cards, seat
 
-    ctypedef class pipeline.formats.jsonl_wire.UncalledW [object CroupierUncalledW, check_size error]:
+    ctypedef class pipeline.formats.jsonl_wire.UncalledW [
+        object CroupierUncalledW, check_size error
+    ]:
         cdef object amount, seat
 
     ctypedef class pipeline.formats.jsonl_wire.SeatW [object CroupierSeatW, check_size error]:
         cdef object bounty, player, seat, sitting_out, stack
 
     ctypedef class pipeline.formats.jsonl_wire.HandW [object CroupierHandW, check_size error]:
-        cdef object actions, button, cancelled, converted, deck, game, hand_id, hero, partial, result, seats, site, started_at, table, tournament
+        cdef object actions, button, cancelled, converted, deck, game, hand_id, hero, partial
+        cdef object result, seats, site, started_at, table, tournament
 
-    ctypedef class pipeline.formats.jsonl_wire.ResultW [object CroupierResultW, check_size error]:
-        cdef object added, bounties, cash_outs, collected, fees, final_stacks, pots, rake, total_pot
+    ctypedef class pipeline.formats.jsonl_wire.ResultW [
+        object CroupierResultW, check_size error
+    ]:
+        cdef object added, bounties, cash_outs, collected, fees, final_stacks, pots, rake
+        cdef object total_pot
 
-    ctypedef class pipeline.formats.jsonl_wire.SeatAmountW [object CroupierSeatAmountW, check_size error]:
+    ctypedef class pipeline.formats.jsonl_wire.SeatAmountW [
+        object CroupierSeatAmountW, check_size error
+    ]:
         cdef object amount, seat
 
-    ctypedef class pipeline.formats.jsonl_wire.CollectionW [object CroupierCollectionW, check_size error]:
+    ctypedef class pipeline.formats.jsonl_wire.CollectionW [
+        object CroupierCollectionW, check_size error
+    ]:
         cdef object amount, pot, run, seat
 
 # wire_view.py: the view's reading of every field of each struct, for its check.
