@@ -279,6 +279,10 @@ def settle_each(
     hand's settlement is made in the memory they leave, still in the CPU's cache: the run's
     settling and rows took some 2 to 4 us a hand less than with :func:`settle_many`,
     which keeps the whole batch alive (1,000 generated hands at a time).
+
+    The list is reversed at the first hand and popped from its end: a caller that stops
+    early finds the hands not yet yielded left in it, last first, and a hand whose settling
+    raised is in it no longer (in a run, such an error ends the run, which commits nothing).
     """
     showdowns = _evaluate(replays)
     replays.reverse()

@@ -740,13 +740,16 @@ def test_dictionaries_and_statistics_of_the_written_columns(tmp_path: Path) -> N
     # a dictionary (but flags: Parquet has none for booleans, which it packs in bits); only
     # the STATISTICS columns have min/max statistics
     # the second run's file repeats the first's hands: its staged files are written again
-    # without them (drop_hands), the same way
+    # without them (drop_hands), the same way; a broken line makes a rejects file
     lake = tmp_path / "lake"
     every = _generated(tmp_path / "hands.jsonl", 300, seed=4)
     first = tmp_path / "first.jsonl"
     first.write_bytes(b"".join(every.read_bytes().splitlines(keepends=True)[:200]))
     run_lake([str(first)], lake, workers=1)
-    assert run_lake([str(every)], lake, workers=1).duplicates == 200
+    with every.open("ab") as out:
+        out.write(b"not a hand\n")
+    report = run_lake([str(every)], lake, workers=1)
+    assert (report.duplicates, report.rejects) == (200, 1)
     seen: set[str] = set()
     for name, schema in TABLES.items():
         for path in (lake / name).rglob("*.parquet"):
@@ -766,9 +769,10 @@ def test_dictionaries_and_statistics_of_the_written_columns(tmp_path: Path) -> N
                 if c.statistics is not None and c.statistics.has_min_max
             }
             assert with_range <= STATISTICS, (name, with_range - STATISTICS)
-            assert {"site", "hand_id", "month"} <= with_range, name
+            if name != "rejects":  # a reject has no site or month, and may have no hand id
+                assert {"site", "hand_id", "month"} <= with_range, name
             seen.add(name)
-    assert {"hands", "seats", "actions", "pots", "awards"} <= seen
+    assert {"hands", "seats", "actions", "pots", "awards", "rejects"} <= seen
     # a file's range of hand ids is its hands' (a lookup by hand skips the other files)
     for path in (lake / "actions").rglob("*.parquet"):
         meta = pq.read_metadata(path)
