@@ -13,7 +13,7 @@ attribute lookups, and the check passes by construction.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from pipeline import model
 
@@ -65,14 +65,20 @@ _VIEWS: tuple[tuple[type, Callable[..., tuple[object, ...]]], ...] = (
 names (the order of the slots of the record's class)."""
 
 
-def layout_problems() -> list[str]:
+def layout_problems(
+    views: Sequence[tuple[type, Callable[..., tuple[object, ...]]]] | None = None,
+) -> list[str]:
     """Return how the view of each record differs from the record (empty: it is right).
+
+    ``views`` pairs msgspec structs with a compiled view's reading of all their fields, in
+    the order of their sorted names; by default, the records' (:mod:`pipeline.formats.wire_view`
+    passes the JSON Lines wire structs').
 
     >>> layout_problems()
     []
     """
     problems = []
-    for record_type, read in _VIEWS:
+    for record_type, read in _VIEWS if views is None else views:
         names = sorted(record_type.__struct_fields__)  # type: ignore[attr-defined]
         values = [object() for _ in names]  # a struct's constructor checks no type
         try:

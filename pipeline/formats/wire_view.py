@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from pipeline.formats import jsonl_wire as wire
+from pipeline.records import layout_problems as view_problems
 
 __all__ = ["WireViewError", "layout_problems"]
 
@@ -116,31 +117,13 @@ names (the order of the slots of the struct's class)."""
 
 
 def layout_problems() -> list[str]:
-    """Return how the view of each wire struct differs from the struct (empty: it is right).
+    """Return how the view of each wire struct differs from the struct (empty: it is right),
+    checked as the records' view is (:func:`pipeline.records.layout_problems`).
 
     >>> layout_problems()
     []
     """
-    problems = []
-    for struct_type, read in _VIEWS:
-        names = sorted(struct_type.__struct_fields__)  # type: ignore[attr-defined]
-        values = [object() for _ in names]  # a struct's constructor checks no type
-        try:
-            read_back = read(struct_type(**dict(zip(names, values, strict=True))))
-        except TypeError as error:  # a struct whose layout is another size than its view
-            problems.append(f"{struct_type.__name__}: {error}")
-            continue
-        wrong = [
-            name
-            for name, value, got in zip(names, values, read_back, strict=False)
-            if got is not value
-        ]
-        if len(read_back) != len(names) or wrong:
-            problems.append(
-                f"{struct_type.__name__}: the view reads {len(read_back)} fields of "
-                f"{len(names)}, and the wrong value for {', '.join(wrong) or 'none'}"
-            )
-    return problems
+    return view_problems(_VIEWS)
 
 
 _PROBLEMS = layout_problems()
