@@ -7,11 +7,18 @@ environment error (exit 3, one line on stderr), not a traceback.
 
 from __future__ import annotations
 
+import os
 import sys
+
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "1")
+"""Set (unless already set) before NumPy loads: Croupier calls no BLAS routine, and NumPy's
+OpenBLAS otherwise starts a thread per core that spins for about 0.1 s of CPU as it loads,
+in the command's process and in every worker it starts (they inherit the environment)."""
 
 
 def main() -> int:
     """Run the command line; return its exit code (the console script exits with it)."""
+    os.environ.setdefault(*BLAS_THREADS)
     try:
         from pipeline.cli import main as commands
     except ImportError as error:

@@ -372,6 +372,32 @@ def test_the_command_line_says_a_stale_build_in_one_line() -> None:
     assert done.stdout == ""
 
 
+def test_the_command_line_keeps_numpys_blas_to_one_thread() -> None:
+    # set before NumPy loads, so that its OpenBLAS starts no spinning threads; a value the
+    # user set is kept
+    code = (
+        "import os, sys\n"
+        "from pipeline import entry\n"
+        "assert 'numpy' not in sys.modules\n"
+        "entry.main()\n"
+        "import numpy\n"
+        "print(os.environ['OPENBLAS_NUM_THREADS'], 'numpy' in sys.modules)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    for given, expected in ((None, "1 True"), ("2", "2 True")):
+        if given is not None:
+            env["OPENBLAS_NUM_THREADS"] = given
+        done = subprocess.run(
+            [sys.executable, "-c", code, "--version"],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env=env,
+        )
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.splitlines()[-1] == expected
+
+
 @pytest.mark.parametrize(
     ("args", "code"),
     [(["--version"], 0), (["check", "data/sample/hilo.jsonl"], 0), (["nonsense"], 2)],
