@@ -202,16 +202,17 @@ def int_array(values: np.ndarray, type_: pa.DataType) -> pa.Array:
 def table_columns(tables: list[np.ndarray], fields: list[pa.Field]) -> list[pa.Array]:
     """Return the columns of integer tables put end to end (a column per field): a flag
     field's as booleans (non-zero: true), any other's cast to its type (which checks that
-    every value fits)."""
+    every value fits), as :class:`Columns` gives its own."""
     whole = np.concatenate(tables) if tables else np.zeros((0, len(fields)), np.int64)
-    out = []
-    for k, f in enumerate(fields):
-        column = whole[:, k]
-        if pa.types.is_boolean(f.type):
-            out.append(pa.array(column != 0, pa.bool_()))
-        else:
-            out.append(pa.array(column, pa.int64()).cast(f.type))
-    return out
+    return [_typed(whole[:, k], f.type) for k, f in enumerate(fields)]
+
+
+def _typed(values: np.ndarray, type_: pa.DataType) -> pa.Array:
+    """Return int64 values as a column of ``type_``: a boolean's non-zero values true, an
+    integer's as :func:`int_array` gives them."""
+    if pa.types.is_boolean(type_):
+        return pa.array(values != 0, pa.bool_())
+    return int_array(values, type_)
 
 
 class Columns:
@@ -262,12 +263,7 @@ class Columns:
         ints, text, lists = self.names
         out: dict[str, pa.Array] = {}
         for k, name in enumerate(ints):
-            values = self.ints[k, :n]
-            type_ = fields[name].type
-            if pa.types.is_boolean(type_):
-                out[name] = pa.array(values != 0, pa.bool_())
-                continue
-            out[name] = int_array(values, type_)
+            out[name] = _typed(self.ints[k, :n], fields[name].type)
         for name, gathered in zip(text, self.text, strict=True):
             out[name] = pa.array(gathered, fields[name].type)
         for name, items, ends in zip(lists, self.items, self.ends, strict=True):

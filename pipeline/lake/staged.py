@@ -97,8 +97,7 @@ def write_parquet(table: pa.Table, where: Any) -> None:
     so the range of a money or a player column spans nearly all its values and skips
     nothing; writing them took some 13% of the writer's time.
     """
-    names = [f for f in table.schema if f.type != pa.int64() and f.name not in PLAIN]
-    dictionary = [_leaf(f) for f in names]
+    dictionary = [_leaf(f) for f in table.schema if f.type != pa.int64() and f.name not in PLAIN]
     statistics = [_leaf(f) for f in table.schema if f.name in STATISTICS]
     pq.write_table(
         table,
