@@ -1059,6 +1059,42 @@ def test_a_reject_read_again_is_a_duplicate_not_a_second_row(tmp_path: Path) -> 
     assert run_query(lake, sql).rows == [(1,)]
 
 
+def test_a_reject_is_matched_by_its_text_not_its_line_number(tmp_path: Path) -> None:
+    """A file edited since the lake took it, lines inserted above: a new bad line at an old
+    reject's number is a reject of its own, the old bad line moved down is the one held,
+    and a bad line the file now has twice is held once and recorded once more."""
+    lake = tmp_path / "lake"
+    lines = _generated(tmp_path / "gen.jsonl", 4, seed=3).read_bytes().splitlines()
+    log = tmp_path / "session.jsonl"
+    log.write_bytes(b"\n".join([b"{broken", *lines[:2]]) + b"\n")
+    first = run_lake([str(log)], lake, workers=1).inputs[0]
+    assert (first.rejects, first.hands) == (1, 2)
+    log.write_bytes(b"\n".join([b"[1, 2", b"{broken", *lines, b"{broken"]) + b"\n")
+    report = run_lake([str(log)], lake, workers=1)
+    again = report.inputs[0]
+    assert (again.read, again.hands, again.rejects, again.duplicates) == (7, 2, 2, 3)
+    sql = "SELECT line, excerpt FROM rejects WHERE run_id = ? ORDER BY line"
+    assert run_query(lake, sql, [report.run_id]).rows == [(1, "[1, 2"), (7, "{broken")]
+    assert _count(lake, "rejects") == 3
+
+
+def test_another_hand_on_a_cut_lines_number_is_a_hand(tmp_path: Path) -> None:
+    """The lake holds a cut last line (no hand id read from it). The file rewritten has
+    another hand at that number: a hand, not the cut one come whole (whose id the
+    reject's excerpt shows)."""
+    lake = tmp_path / "lake"
+    lines = _generated(tmp_path / "gen.jsonl", 5, seed=4).read_bytes().splitlines()
+    log = tmp_path / "session.jsonl"
+    log.write_bytes(b"\n".join(lines[:3]) + b"\n" + lines[3][:300])  # no line end: cut
+    run_lake([str(log)], lake, workers=1)
+    assert run_query(lake, "SELECT line, hand_id FROM rejects").rows == [(4, None)]
+    log.write_bytes(b"\n".join([*lines[:3], lines[4]]) + b"\n")
+    again = run_lake([str(log)], lake, workers=1)
+    assert (again.hands, again.duplicates, again.completed) == (1, 3, 0)
+    taken = run_query(lake, "SELECT hand_id FROM hands WHERE run_id = ?", [again.run_id]).rows
+    assert taken == [(json.loads(lines[4])["hand_id"],)]
+
+
 def test_a_line_the_lake_holds_as_a_cut_hand_and_now_whole_waits_for_replace(
     tmp_path: Path,
 ) -> None:

@@ -2,13 +2,15 @@
 
 A run reads the keys of the hands the lake holds (and which are ``partial``) and its
 rejects; each chunk's staged files are then checked against them (:class:`Seen`): a hand
-already in the lake, a reject already in it, or a hand whose line the lake holds as a cut
-hand is dropped from the staged files (:func:`drop_hands`, :func:`repeated_rejects`) and
-counted as a duplicate.
+already in the lake, a reject already in it (the same bad text in the same file), or a
+hand the lake holds as a reject of that file (cut while the file was written) is dropped
+from the staged files (:func:`drop_hands`, :func:`repeated_rejects`) and counted as a
+duplicate.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -23,6 +25,7 @@ from pipeline.lake.staged import write_parquet
 from pipeline.model import Status
 
 __all__ = [
+    "HeldRejects",
     "Rejects",
     "Seen",
     "Tally",
@@ -57,18 +60,71 @@ def existing_keys(lake: Path, files: Iterable[str]) -> tuple[KeySet, set[tuple[s
 
 
 @dataclass(slots=True)
+class HeldRejects:
+    """The rejects the lake holds of one input file, as a line read again is matched
+    against them: by its text as far as the lake kept it (the excerpt, the line's first
+    characters) and its code, not by its number, which lines inserted above would change.
+    ``texts`` counts them by (excerpt, code); each one matched is taken off, so a bad
+    line the file has once more is a reject of its own. The hand ids they name, and the
+    excerpts of those that name none by line, say which hands they were (:meth:`names`)."""
+
+    texts: Counter[tuple[str | None, str]] = field(default_factory=Counter)
+    ids: set[str] = field(default_factory=set)
+    unnamed: dict[int, list[str]] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.texts)
+
+    def hold(self, line: int, excerpt: str | None, code: str, hand_id: str | None) -> None:
+        """Add a reject the lake holds."""
+        self.texts[excerpt, code] += 1
+        if hand_id is not None:
+            self.ids.add(hand_id)
+        elif excerpt:
+            self.unnamed.setdefault(line, []).append(excerpt)
+
+    def take(self, excerpt: str | None, code: str) -> bool:
+        """Tell whether a reject read again is one held (and take it off, if so)."""
+        key = (excerpt, code)
+        if self.texts[key] <= 0:
+            return False
+        self.texts[key] -= 1
+        return True
+
+    def names(self, hand_id: str, line: int) -> bool:
+        """Tell whether a reject held was this hand, read at ``line``: one that names its
+        id, or one at the same line that names none (a line cut short is no hand to read
+        an id from) and whose excerpt shows the id as a word of its own.
+
+        >>> held = HeldRejects()
+        >>> held.hold(4, '{"hand_id":"H-7","si', "truncated-hand", None)
+        >>> held.hold(9, "{", "malformed-json", "H8")
+        >>> [held.names(h, 4) for h in ("H-7", "H8", "H", "7")], held.names("H-7", 5)
+        ([True, True, False, False], False)
+        """
+        if hand_id in self.ids:
+            return True
+        excerpts = self.unnamed.get(line)
+        if not excerpts:
+            return False
+        shown = re.compile(rf"(?<![\w-]){re.escape(hand_id)}(?![\w-])")
+        return any(shown.search(excerpt) for excerpt in excerpts)
+
+
+@dataclass(slots=True)
 class Rejects:
-    """The input lines the lake holds as rejects, per input file by its absolute path, so
-    that a line read again from the same file (a session file that grew) is one reject,
-    counted once. (Within a run a file is read once, so its own lines never meet again.)
-    Standard input has no path: its lines are never matched (a stream read again whole is
-    found by its sha256)."""
+    """The rejects the lake holds, per input file by its absolute path, so that a line
+    read again from the same file (a session file that grew) is one reject, counted once.
+    (Within a run a file is read once, so its own lines never meet again.) Standard input
+    has no path: its lines are never matched (a stream read again whole is found by its
+    sha256)."""
 
-    lines: dict[str, set[int]] = field(default_factory=dict)
+    files: dict[str, HeldRejects] = field(default_factory=dict)
 
-    def held(self, resolved: str | None) -> set[int]:
-        """Return the lines of the file at ``resolved`` held as rejects (stdin: none)."""
-        return self.lines.get(resolved, set()) if resolved is not None else set()
+    def held(self, resolved: str | None) -> HeldRejects:
+        """Return the rejects held of the file at ``resolved`` (stdin: none)."""
+        found = self.files.get(resolved) if resolved is not None else None
+        return found if found is not None else HeldRejects()
 
 
 def existing_rejects(
@@ -87,20 +143,31 @@ def existing_rejects(
     for relative, inputs in files:
         if not any(paths_of.get(sha) for sha, _ in inputs):
             continue  # standard input: no path to read it again from
-        lines = pq.read_table(lake / relative, columns=["line"])["line"].to_pylist()
+        table = pq.read_table(lake / relative, columns=["line", "code", "excerpt", "hand_id"])
+        rows_held = list(
+            zip(
+                table["line"].to_pylist(),
+                table["excerpt"].to_pylist(),
+                table["code"].cast(pa.string()).to_pylist(),
+                table["hand_id"].to_pylist(),
+                strict=True,
+            )
+        )
         start = 0
         for sha, rows in inputs:
             for path in paths_of.get(sha, ()):
-                known.lines.setdefault(path, set()).update(lines[start : start + rows])
+                held = known.files.setdefault(path, HeldRejects())
+                for line, excerpt, code, hand_id in rows_held[start : start + rows]:
+                    held.hold(line, excerpt, code, hand_id)
             start += rows
     return known
 
 
 def repeated_rejects(
-    staging: Path, files: list[tuple[str, str, int]], held: set[int]
+    staging: Path, files: list[tuple[str, str, int]], held: HeldRejects
 ) -> tuple[list[tuple[str, str, int]], int]:
-    """Drop from a chunk's staged rejects the lines the lake holds as rejects (``held``,
-    of the chunk's file). Returns the new file list and how many were dropped."""
+    """Drop from a chunk's staged rejects those the lake holds (``held``, of the chunk's
+    file: :meth:`HeldRejects.take`). Returns the new file list and how many were dropped."""
     kept: list[tuple[str, str, int]] = []
     dropped = 0
     for table_name, relative, rows in files:
@@ -109,8 +176,15 @@ def repeated_rejects(
             continue
         path = staging / relative
         table = pq.read_table(path)
-        lines = table["line"].to_pylist()
-        new = table.filter(pa.array([line not in held for line in lines], pa.bool_()))
+        again = [
+            held.take(excerpt, code)
+            for excerpt, code in zip(
+                table["excerpt"].to_pylist(),
+                table["code"].cast(pa.string()).to_pylist(),
+                strict=True,
+            )
+        ]
+        new = table.filter(pc.invert(pa.array(again, pa.bool_())))
         dropped += table.num_rows - new.num_rows
         if new.num_rows == 0:
             path.unlink()
@@ -122,10 +196,11 @@ def repeated_rejects(
 
 
 def rejected_before(
-    staging: Path, files: list[tuple[str, str, int]], held: set[int]
+    staging: Path, files: list[tuple[str, str, int]], held: HeldRejects
 ) -> set[tuple[str, str]]:
-    """Return the keys of a chunk's hands whose line the lake holds as a reject (a hand cut
-    while the file was being written, whole now; or a line since edited)."""
+    """Return the keys of a chunk's hands the lake holds as a reject of the same file (a
+    hand cut while the file was being written, whole now; or a line since edited):
+    :meth:`HeldRejects.names`."""
     found: set[tuple[str, str]] = set()
     for table_name, relative, _ in files:
         if table_name != "hands":
@@ -137,7 +212,7 @@ def rejected_before(
             table["line"].to_pylist(),
             strict=True,
         )
-        found.update((site, hand) for site, hand, line in rows if line in held)
+        found.update((site, hand) for site, hand, line in rows if held.names(hand, line))
     return found
 
 
