@@ -60,6 +60,7 @@ COMPILED = (
     "formats/jsonl",
     "formats/limits",
     "lake/columns",
+    "lake/judged_view",
     "lake/rows",
     "pots",
     "reconcile",

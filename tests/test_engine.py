@@ -42,7 +42,9 @@ from pipeline.compiled import (
     stray_modules,
 )
 from pipeline.formats import jsonl_wire, wire_view
+from pipeline.lake import judged_view
 from pipeline.model import Action, HandRecord, Seat
+from pipeline.pots import Award
 from pipeline.rules import replay
 from pipeline.rules.forced import dealt_seats
 from tests.handbuilder import BOARD, blinds, board, build, call, raise_to
@@ -146,7 +148,7 @@ def test_every_c_types_file_belongs_to_a_compiled_module() -> None:
     types = {p.relative_to(PACKAGE).with_suffix("").as_posix() for p in PACKAGE.rglob("*.pxd")}
     assert types <= set(COMPILED)
     others = {"lake/columns", "lake/rows", "settle", "pots", "reconcile", "records"}
-    others |= {"formats/jsonl", "formats/limits", "formats/wire_view"}
+    others |= {"formats/jsonl", "formats/limits", "formats/wire_view", "lake/judged_view"}
     assert types - others == {name for name in COMPILED if name.startswith("rules/")}
     # and a wheel built from the sources carries every one (a module compiled without its
     # .pxd would build, untyped, and run slower without a word)
@@ -310,6 +312,23 @@ def test_the_compiled_view_of_the_wire_structs_is_checked(
     monkeypatch.setattr(wire_view, "_VIEWS", tuple(views.items()))
     assert wire_view.layout_problems() == [
         "CallW: the view reads 3 fields of 3, and the wrong value for all_in, amount"
+    ]
+
+
+def test_the_compiled_view_of_the_judged_structs_is_checked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the rows' view of the replay, settlement, pots and awards reads each field from its place
+    assert judged_view.layout_problems() == []
+
+    def swapped(a: Award) -> tuple[object, ...]:
+        return (a.cards_used, a.amount, a.description, a.half, a.pot, a.rules, a.runout)
+
+    views = dict(judged_view._VIEWS)
+    views[Award] = swapped
+    monkeypatch.setattr(judged_view, "_VIEWS", tuple(views.items()))
+    assert judged_view.layout_problems() == [
+        "Award: the view reads 7 fields of 8, and the wrong value for amount, cards_used"
     ]
 
 

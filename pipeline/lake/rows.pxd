@@ -4,14 +4,16 @@ from pipeline.lake.columns cimport Columns, card_text, known_card_text
 from pipeline.records cimport Action as ActionC, HandRecord as HandC, Seat as SeatC
 from pipeline.records cimport GameSpec as GameC, RecordedResult as ResultC
 from pipeline.rules.context cimport Step
+from pipeline.lake.judged_view cimport Award as AwardC, Pot as PotC, Replay as ReplayC
+from pipeline.lake.judged_view cimport Settlement as SettlementC
 
 cdef object _SHOW, _LOW
 cdef tuple _NOBODY, _SCOOP
 
 @cython.locals(game=GameC, result=ResultC)
 cpdef tuple _hand_row(
-    HandC hand, object judged, object settled, object month, object status, tuple violations,
-    object run_id
+    HandC hand, ReplayC judged, SettlementC settled, object month, object status,
+    tuple violations, object run_id
 )
 
 @cython.locals(
@@ -23,13 +25,13 @@ cpdef tuple _hand_row(
     low_col=list,
 )
 cpdef Py_ssize_t _add_seat_rows(
-    Columns out, list flag_tables, HandC hand, object judged, object settled
+    Columns out, list flag_tables, HandC hand, ReplayC judged, SettlementC settled
 ) except -1
 
 @cython.locals(added=list, players=dict, actions=tuple, row=tuple, steps=tuple, step=Step,
                s=SeatC)
 cpdef Py_ssize_t _add_action_rows(
-    list rows, list names, list cards, list runs, HandC hand, object judged
+    list rows, list names, list cards, list runs, HandC hand, ReplayC judged
 ) except -1
 
 cpdef _add_action_keys(list names, list cards, list runs, ActionC action, object player)
@@ -41,18 +43,18 @@ cpdef list _step_arrays(list steps)
 
 cdef long long _ABSENT
 
-cpdef bint _stopped_early(object judged, HandC hand) except -1
+cpdef bint _stopped_early(ReplayC judged, HandC hand) except -1
 
 @cython.locals(step=Step, shown=set, a=ActionC)
-cpdef set _shown(object judged, HandC hand)
+cpdef set _shown(ReplayC judged, HandC hand)
 
 @cython.locals(halves=dict, out=dict, high=set, low=set, counts=list, alone=cython.bint,
-               awards=tuple)
-cpdef dict _pot_kinds(object settled, bint hilo)
+               awards=tuple, a=AwardC)
+cpdef dict _pot_kinds(SettlementC settled, bint hilo)
 
 @cython.locals(winners=dict, seats=list, parts=list, runs=Py_ssize_t, row=Py_ssize_t,
                n_pots=Py_ssize_t, awarded=tuple, view=cython.longlong[:, ::1], halves=list,
                descriptions=list, used_cards=list, rules=list, rules_ends=list, eligible=list,
                high=list, low=list, eligible_ends=list, high_ends=list, low_ends=list,
-               runout=Py_ssize_t)
-cpdef tuple _add_pot_rows(Columns pots, Columns awards, object settled)
+               runout=Py_ssize_t, a=AwardC, pot=PotC)
+cpdef tuple _add_pot_rows(Columns pots, Columns awards, SettlementC settled)

@@ -17,6 +17,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+import pipeline.lake.judged_view  # noqa: F401 - first, it checks the compiled view of a judged hand
 from pipeline.lake.columns import (
     ABSENT,
     Columns,
@@ -559,7 +560,7 @@ def _add_pot_rows(pots: Columns, awards: Columns, settled: Settlement) -> tuple[
             nets, rakes = split_evenly(pot.net, runs), split_evenly(pot.rake, runs)
             fees, added = split_evenly(pot.fees, runs), split_evenly(pot.added, runs)
             parts = [
-                (n + r + f - a, r) for n, r, f, a in zip(nets, rakes, fees, added, strict=True)
+                (n + r + f - put, r) for n, r, f, put in zip(nets, rakes, fees, added, strict=True)
             ]
         index = pot.index
         for runout, (amount, rake) in enumerate(parts, start=1):
