@@ -60,11 +60,12 @@ COMPILED = (
     "formats/jsonl",
     "formats/limits",
     "lake/columns",
-    "lake/judged_view",
+    "lake/settlement_view",
     "lake/rows",
     "pots",
     "reconcile",
     "settle",
+    "judged_view",
 )
 """The modules ``setup.py`` compiles (same list, same order), as paths in the package
 without their suffix; the engine's (``rules/``) each have a ``.pxd`` of C types."""

@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterator, Sequence
 import numpy as np
 from msgspec import Struct, field
 
+import pipeline.judged_view  # noqa: F401 - first, it checks the compiled view of a judged hand
 from pipeline.cards import UNKNOWN
 from pipeline.evaluate import NO_LOW, BatchResult, describe_high, describe_low, evaluate_batch
 from pipeline.model import HandRecord, Status

@@ -28,6 +28,7 @@ from msgspec.structs import replace
 import pipeline
 import pipeline.records
 import pipeline.rules
+from pipeline import judged_view
 from pipeline.compiled import (
     COMPILED,
     RECORD,
@@ -42,7 +43,7 @@ from pipeline.compiled import (
     stray_modules,
 )
 from pipeline.formats import jsonl_wire, wire_view
-from pipeline.lake import judged_view
+from pipeline.lake import settlement_view
 from pipeline.model import Action, HandRecord, Seat
 from pipeline.pots import Award
 from pipeline.rules import replay
@@ -143,12 +144,14 @@ def test_every_c_types_file_belongs_to_a_compiled_module() -> None:
     # the engine's modules share C types: each has its .pxd; the others need none, but for
     # the one that fills NumPy arrays (lake/columns), the one that gathers a hand's rows
     # (lake/rows), settlement's dicts and lists and the pots' levels, the decoder's loops
-    # over characters and integers, and the views of the hand's records they all read and of
-    # the JSON Lines wire structs the decoder reads
+    # over characters and integers, and the views of the hand's records they all read, of
+    # the JSON Lines wire structs the decoder reads, and of the judged hand's structs that
+    # settlement and the rows read
     types = {p.relative_to(PACKAGE).with_suffix("").as_posix() for p in PACKAGE.rglob("*.pxd")}
     assert types <= set(COMPILED)
     others = {"lake/columns", "lake/rows", "settle", "pots", "reconcile", "records"}
-    others |= {"formats/jsonl", "formats/limits", "formats/wire_view", "lake/judged_view"}
+    others |= {"formats/jsonl", "formats/limits", "formats/wire_view"}
+    others |= {"judged_view", "lake/settlement_view"}
     assert types - others == {name for name in COMPILED if name.startswith("rules/")}
     # and a wheel built from the sources carries every one (a module compiled without its
     # .pxd would build, untyped, and run slower without a word)
@@ -318,7 +321,8 @@ def test_the_compiled_view_of_the_wire_structs_is_checked(
 def test_the_compiled_view_of_the_judged_structs_is_checked(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # the rows' view of the replay, settlement, pots and awards reads each field from its place
+    # the settlement's and the rows' view of the replay, pots and awards reads each field
+    # from its place, and so does the rows' view of the settlement
     assert judged_view.layout_problems() == []
 
     def swapped(a: Award) -> tuple[object, ...]:
@@ -330,6 +334,7 @@ def test_the_compiled_view_of_the_judged_structs_is_checked(
     assert judged_view.layout_problems() == [
         "Award: the view reads 7 fields of 8, and the wrong value for amount, cards_used"
     ]
+    assert settlement_view.layout_problems() == []  # the settlement's, apart: settle defines it
 
 
 def test_sources_without_a_build_are_never_stale(tmp_path: Path) -> None:

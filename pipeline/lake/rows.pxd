@@ -4,8 +4,8 @@ from pipeline.lake.columns cimport Columns, card_text, known_card_text
 from pipeline.records cimport Action as ActionC, HandRecord as HandC, Seat as SeatC
 from pipeline.records cimport GameSpec as GameC, RecordedResult as ResultC
 from pipeline.rules.context cimport Step
-from pipeline.lake.judged_view cimport Award as AwardC, Pot as PotC, Replay as ReplayC
-from pipeline.lake.judged_view cimport Settlement as SettlementC
+from pipeline.judged_view cimport Award as AwardC, Pot as PotC, Replay as ReplayC
+from pipeline.lake.settlement_view cimport Settlement as SettlementC
 
 cdef object _SHOW, _LOW
 cdef tuple _NOBODY, _SCOOP

@@ -17,7 +17,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-import pipeline.lake.judged_view  # noqa: F401 - first, it checks the compiled view of a judged hand
+import pipeline.judged_view  # first, the checks of the compiled views of a judged hand
+import pipeline.lake.settlement_view  # noqa: F401
 from pipeline.lake.columns import (
     ABSENT,
     Columns,

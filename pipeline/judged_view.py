@@ -1,15 +1,16 @@
-"""The compiled rows' view of the judged hand's structs, and its check.
+"""The compiled settlement's and rows' view of the judged hand's structs, and its check.
 
-In the compiled form, :mod:`pipeline.lake.rows` reads a judged hand (its
-:class:`~pipeline.rules.replay.Replay`, :class:`~pipeline.settle.Settlement`, and the
-settlement's :class:`~pipeline.pots.Pot` and :class:`~pipeline.pots.Award` structs) through C
-types (``judged_view.pxd``): a field straight from the object's memory instead of a look-up of
-its name through the class, some fifty fields a hand. As with the hand's records
+In the compiled form, :mod:`pipeline.settle` and :mod:`pipeline.lake.rows` read a judged hand
+(its :class:`~pipeline.rules.replay.Replay`, and the :class:`~pipeline.pots.Pot` and
+:class:`~pipeline.pots.Award` structs of its settlement) through C types
+(``judged_view.pxd``): a field straight from the object's memory instead of a look-up of its
+name through the class, some hundred fields a hand. As with the hand's records
 (:mod:`pipeline.records`), the view has to be the structs' own layout to the field:
 :func:`layout_problems` builds each struct with a distinct value in every field and reads them
-back through the view, and importing this module refuses to go on when the view is wrong (rows
-imports it first). In the pure-Python form the reads are attribute lookups, and the check
-passes by construction.
+back through the view, and importing this module refuses to go on when the view is wrong
+(settle imports it first). In the pure-Python form the reads are attribute lookups, and the
+check passes by construction. The :class:`~pipeline.settle.Settlement` itself has its view in
+:mod:`pipeline.lake.settlement_view`.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from collections.abc import Callable
 from pipeline.pots import Award, Pot
 from pipeline.records import layout_problems as view_problems
 from pipeline.rules.replay import Replay
-from pipeline.settle import Settlement
 
 __all__ = ["JudgedViewError", "layout_problems"]
 
@@ -36,13 +36,6 @@ def _replay(r: Replay) -> tuple[object, ...]:
     )
 
 
-def _settlement(s: Settlement) -> tuple[object, ...]:
-    return (
-        *(s.awards, s.complete, s.final_stacks, s.high_hands, s.low_hands, s.payouts_match),
-        *(s.pots, s.rake, s.runouts, s.violations, s.won),
-    )
-
-
 def _pot(p: Pot) -> tuple[object, ...]:
     return (p.added, p.amount, p.eligible, p.fees, p.index, p.rake)
 
@@ -53,7 +46,6 @@ def _award(a: Award) -> tuple[object, ...]:
 
 _VIEWS: tuple[tuple[type, Callable[..., tuple[object, ...]]], ...] = (
     (Replay, _replay),
-    (Settlement, _settlement),
     (Pot, _pot),
     (Award, _award),
 )
@@ -75,7 +67,7 @@ _PROBLEMS = layout_problems()
 if _PROBLEMS:
     raise JudgedViewError(
         "croupier's compiled form does not see the judged hand's structs as "
-        "pipeline/rules/replay.py, pipeline/settle.py and pipeline/pots.py define them "
-        f"({'; '.join(_PROBLEMS)}): update pipeline/lake/judged_view.pxd and "
-        "pipeline/lake/judged_view.py to the structs' fields, then run `make install`"
+        "pipeline/rules/replay.py and pipeline/pots.py define them "
+        f"({'; '.join(_PROBLEMS)}): update pipeline/judged_view.pxd and "
+        "pipeline/judged_view.py to the structs' fields, then run `make install`"
     )

@@ -1,10 +1,12 @@
-# The C layout of the judged hand's structs (the replay, its settlement, pots and awards:
-# msgspec structs of pipeline.rules.replay, pipeline.settle and pipeline.pots) for the
-# compiled rows (pipeline/lake/rows.py), as records.pxd is the hand's records': typed as one
-# of these, a field is read straight from its slot instead of through Python's attribute
-# lookup. Each struct lists its fields in the order of their sorted names (the order of its
-# class's slots); judged_view.py checks every field's place when rows loads, and the tests.
-# The structs' modules are compiled too: an edit to one of them makes the build stale.
+# The C layout of the judged hand's structs (the replay, and the pots and awards of its
+# settlement: msgspec structs of pipeline.rules.replay and pipeline.pots) for the compiled
+# settlement and rows (pipeline/settle.py, pipeline/lake/rows.py), as records.pxd is the
+# hand's records': typed as one of these, a field is read straight from its slot instead of
+# through Python's attribute lookup. Each struct lists its fields in the order of their
+# sorted names (the order of its class's slots); judged_view.py checks every field's place
+# when settle loads, and the tests. The structs' modules are compiled too: an edit to one of
+# them makes the build stale. (The settlement's own view is lake/settlement_view.pxd: settle
+# defines it, so it cannot read it through a view it loads.)
 
 cdef extern from *:
     """
@@ -16,12 +18,6 @@ cdef extern from *:
         PyObject *status; PyObject *steps; PyObject *street; PyObject *uncalled;
         PyObject *violations;
     } CroupierReplayV;
-    typedef struct {
-        PyObject_HEAD
-        PyObject *awards; PyObject *complete; PyObject *final_stacks; PyObject *high_hands;
-        PyObject *low_hands; PyObject *payouts_match; PyObject *pots; PyObject *rake;
-        PyObject *runouts; PyObject *violations; PyObject *won;
-    } CroupierSettlementV;
     typedef struct {
         PyObject_HEAD
         PyObject *added; PyObject *amount; PyObject *eligible; PyObject *fees;
@@ -38,10 +34,6 @@ cdef extern from *:
         cdef object all_in, antes, boards, dead, folded, hand, hole_cards, invested, rules
         cdef object seats, showdown, stacks, status, steps, street, uncalled, violations
 
-    ctypedef class pipeline.settle.Settlement [object CroupierSettlementV, check_size error]:
-        cdef object awards, complete, final_stacks, high_hands, low_hands, payouts_match
-        cdef object pots, rake, runouts, violations, won
-
     ctypedef class pipeline.pots.Pot [object CroupierPotV, check_size error]:
         cdef object added, amount, eligible, fees, index, rake
 
@@ -50,6 +42,5 @@ cdef extern from *:
 
 # judged_view.py: the view's reading of every field of each struct, for its check.
 cpdef tuple _replay(Replay r)
-cpdef tuple _settlement(Settlement s)
 cpdef tuple _pot(Pot p)
 cpdef tuple _award(Award a)
