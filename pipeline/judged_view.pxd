@@ -1,6 +1,6 @@
 # The C layout of the judged hand's structs (the replay, and the pots and awards of its
 # settlement: msgspec structs of pipeline.rules.replay and pipeline.pots) for the compiled
-# settlement and rows (pipeline/settle.py, pipeline/lake/rows.py), as records.pxd is the
+# settlement and rows (settle.py, reconcile.py, lake/rows.py), as records.pxd is the
 # hand's records': typed as one of these, a field is read straight from its slot instead of
 # through Python's attribute lookup. Each struct lists its fields in the order of their
 # sorted names (the order of its class's slots); judged_view.py checks every field's place

@@ -1,16 +1,16 @@
 """The compiled settlement's and rows' view of the judged hand's structs, and its check.
 
-In the compiled form, :mod:`pipeline.settle` and :mod:`pipeline.lake.rows` read a judged hand
-(its :class:`~pipeline.rules.replay.Replay`, and the :class:`~pipeline.pots.Pot` and
-:class:`~pipeline.pots.Award` structs of its settlement) through C types
-(``judged_view.pxd``): a field straight from the object's memory instead of a look-up of its
-name through the class, some hundred fields a hand. As with the hand's records
+In the compiled form, :mod:`pipeline.settle`, :mod:`pipeline.reconcile` and
+:mod:`pipeline.lake.rows` read a judged hand (its :class:`~pipeline.rules.replay.Replay`, and
+the :class:`~pipeline.pots.Pot` and :class:`~pipeline.pots.Award` structs of its settlement)
+through C types (``judged_view.pxd``): a field straight from the object's memory instead of a
+look-up of its name through the class, some hundred fields a hand. As with the hand's records
 (:mod:`pipeline.records`), the view has to be the structs' own layout to the field:
 :func:`layout_problems` builds each struct with a distinct value in every field and reads them
 back through the view, and importing this module refuses to go on when the view is wrong
-(settle imports it first). In the pure-Python form the reads are attribute lookups, and the
-check passes by construction. The :class:`~pipeline.settle.Settlement` itself has its view in
-:mod:`pipeline.lake.settlement_view`.
+(settle and reconcile import it first). In the pure-Python form the reads are attribute
+lookups, and the check passes by construction. The :class:`~pipeline.settle.Settlement` itself
+has its view in :mod:`pipeline.lake.settlement_view`.
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from msgspec import Struct, field
 
+import pipeline.judged_view  # noqa: F401 - first, it checks the compiled view of a judged hand
 from pipeline.model import ActionType
 from pipeline.money import format_amount
 from pipeline.pots import Award, Pot
