@@ -310,7 +310,10 @@ def run_lake(
             keys_seen,
             partial_seen,
             existing_rejects(
-                root, ((p, f.inputs()) for p, f in held if f.table == "rejects"), paths_of
+                root,
+                ((p, f.inputs()) for p, f in held if f.table == "rejects"),
+                paths_of,
+                {os.path.realpath(name) for name, _, _ in plan if name != "-"},
             ),
         )
         pool: ChunkExecutor | None = None
@@ -631,17 +634,17 @@ def _account(
     """Count a chunk's hands, drop those already seen, and list its files to publish.
 
     A hand the lake holds (the same site and hand id) is a duplicate, and so is a bad line
-    of the same file (by its absolute path) that the lake holds as a reject (its text, not
-    its number: :class:`~pipeline.lake.seen.HeldRejects`). A hand the lake holds as
-    ``partial``, or as a reject of the file that names it (a hand cut while the file was
-    being written), that this chunk has whole is a duplicate counted in
+    of the same file (by its absolute path) that the lake holds as a reject (the same line,
+    as it was or grown: :class:`~pipeline.lake.seen.HeldRejects`). A hand the lake holds as
+    ``partial``, or as a reject of its line (a hand cut while the file was being written),
+    that this chunk has whole is a duplicate counted in
     ``report.completed`` (once a hand), and so is one this run took cut from an earlier
     chunk or input, or earlier in this chunk: the lake keeps the first copy until a run
     with ``--replace``.
     """
     files = result.files
     again = 0  # rejects the lake holds already
-    whole_now: set[tuple[str, str]] = set()  # hands the lake holds as a reject of the file
+    whole_now: set[tuple[str, str]] = set()  # hands the lake holds as a reject of their line
     held = seen.rejects.held(entry.resolved)
     if held:  # staged files are read again only for a file the lake holds rejects of
         if result.rejects:

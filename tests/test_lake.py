@@ -1059,23 +1059,78 @@ def test_a_reject_read_again_is_a_duplicate_not_a_second_row(tmp_path: Path) -> 
     assert run_query(lake, sql).rows == [(1,)]
 
 
-def test_a_reject_is_matched_by_its_text_not_its_line_number(tmp_path: Path) -> None:
-    """A file edited since the lake took it, lines inserted above: a new bad line at an old
-    reject's number is a reject of its own, the old bad line moved down is the one held,
-    and a bad line the file now has twice is held once and recorded once more."""
+def test_a_reject_is_matched_by_its_line_and_its_text(tmp_path: Path) -> None:
+    """A file edited since the lake took it, a line inserted above: the new bad line at the
+    old reject's number is a reject of its own; the old one, moved down, is a line the lake
+    has not seen at that number, recorded again (nothing tells a moved line from a new one
+    with the same text)."""
     lake = tmp_path / "lake"
     lines = _generated(tmp_path / "gen.jsonl", 4, seed=3).read_bytes().splitlines()
     log = tmp_path / "session.jsonl"
     log.write_bytes(b"\n".join([b"{broken", *lines[:2]]) + b"\n")
     first = run_lake([str(log)], lake, workers=1).inputs[0]
     assert (first.rejects, first.hands) == (1, 2)
-    log.write_bytes(b"\n".join([b"[1, 2", b"{broken", *lines, b"{broken"]) + b"\n")
+    log.write_bytes(b"\n".join([b"[1, 2", b"{broken", *lines]) + b"\n")
     report = run_lake([str(log)], lake, workers=1)
     again = report.inputs[0]
-    assert (again.read, again.hands, again.rejects, again.duplicates) == (7, 2, 2, 3)
+    assert (again.read, again.hands, again.rejects, again.duplicates) == (6, 2, 2, 2)
     sql = "SELECT line, excerpt FROM rejects WHERE run_id = ? ORDER BY line"
-    assert run_query(lake, sql, [report.run_id]).rows == [(1, "[1, 2"), (7, "{broken")]
-    assert _count(lake, "rejects") == 3
+    assert run_query(lake, sql, [report.run_id]).rows == [(1, "[1, 2"), (2, "{broken")]
+
+
+@pytest.mark.parametrize("cut", [40, 120, 300])
+def test_a_cut_line_that_grew_and_is_still_cut_is_one_reject(tmp_path: Path, cut: int) -> None:
+    lake = tmp_path / "lake"
+    lines = _generated(tmp_path / "gen.jsonl", 3, seed=1).read_bytes().splitlines()
+    log = tmp_path / "session.jsonl"
+    log.write_bytes(lines[0] + b"\n" + lines[1][:cut])  # no line end: cut
+    run_lake([str(log)], lake, workers=1)
+    log.write_bytes(lines[0] + b"\n" + lines[1][: cut + 500])  # longer, still cut
+    grown = run_lake([str(log)], lake, workers=1).inputs[0]
+    assert (grown.read, grown.hands, grown.rejects, grown.duplicates) == (2, 0, 0, 2)
+    assert run_query(lake, "SELECT line, code FROM rejects").rows == [(2, "truncated-hand")]
+
+
+def test_a_cut_line_come_whole_leaves_no_reject_to_match_a_later_one(tmp_path: Path) -> None:
+    """The lake holds a line cut before its hand id was written. The file grows: that line
+    is a whole hand now (held back as the cut one, until --replace), and the next line is
+    cut at the same place; it is a new reject, not the held one."""
+    lake = tmp_path / "lake"
+    lines = _generated(tmp_path / "gen.jsonl", 3, seed=1).read_bytes().splitlines()
+    log = tmp_path / "session.jsonl"
+    log.write_bytes(lines[0] + b"\n" + lines[1][:18])
+    run_lake([str(log)], lake, workers=1)
+    log.write_bytes(b"\n".join([lines[0], lines[1], lines[2][:18]]))
+    grown = run_lake([str(log)], lake, workers=1)
+    assert (grown.inputs[0].rejects, grown.inputs[0].duplicates, grown.completed) == (1, 2, 1)
+    assert run_query(lake, "SELECT line FROM rejects ORDER BY line").rows == [(2,), (3,)]
+
+
+def test_a_reject_that_names_a_hand_holds_back_that_line_only(tmp_path: Path) -> None:
+    """A line rejected with its hand id read: another site's hand with that id, on another
+    line, is a hand of its own; a short numeric id shown in a cut line's other fields is
+    not that line's hand either."""
+    lake = tmp_path / "lake"
+    lines = _generated(tmp_path / "gen.jsonl", 2, seed=1).read_bytes().splitlines()
+    bad = json.loads(lines[0])
+    bad["seats"] = "oops"
+    log = tmp_path / "session.jsonl"
+    log.write_bytes(b"\n".join([lines[1], json.dumps(bad).encode()]) + b"\n")
+    first = run_lake([str(log)], lake, workers=1).inputs[0]
+    assert (first.hands, first.rejects) == (1, 1)
+    other = json.loads(lines[0])
+    other["site"] = "Other Room"
+    log.write_bytes(b"\n".join([lines[1], json.dumps(bad).encode(), json.dumps(other).encode()]))
+    again = run_lake([str(log)], lake, workers=1)
+    assert (again.inputs[0].hands, again.inputs[0].duplicates, again.completed) == (1, 2, 0)
+    numbered = [json.loads(line) for line in lines]
+    numbered[0]["hand_id"], numbered[1]["hand_id"] = "3", "5"
+    short = tmp_path / "short.jsonl"
+    short.write_bytes(json.dumps(numbered[0]).encode()[:300])  # cut: '"hole_cards":4,...'
+    run_lake([str(short)], lake, workers=1)
+    short.write_bytes(json.dumps(numbered[1]).encode() + b"\n")  # another hand at line 1
+    taken = run_lake([str(short)], lake, workers=1)
+    assert (taken.hands, taken.completed) == (1, 0)
 
 
 def test_another_hand_on_a_cut_lines_number_is_a_hand(tmp_path: Path) -> None:

@@ -2,10 +2,10 @@
 
 A run reads the keys of the hands the lake holds (and which are ``partial``) and its
 rejects; each chunk's staged files are then checked against them (:class:`Seen`): a hand
-already in the lake, a reject already in it (the same bad text in the same file), or a
-hand the lake holds as a reject of that file (cut while the file was written) is dropped
-from the staged files (:func:`drop_hands`, :func:`repeated_rejects`) and counted as a
-duplicate.
+already in the lake, a reject already in it (the same line of the same file, as it was or
+grown), or a hand the lake holds as a reject of that line (cut while the file was written)
+is dropped from the staged files (:func:`drop_hands`, :func:`repeated_rejects`) and counted
+as a duplicate.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ __all__ = [
     "rejected_before",
     "repeated_rejects",
     "retired_keys",
+    "shown_id",
 ]
 
 
@@ -59,56 +60,94 @@ def existing_keys(lake: Path, files: Iterable[str]) -> tuple[KeySet, set[tuple[s
     return keys, partial
 
 
+_SHOWN_ID = (
+    re.compile(r'"hand_id"\s*:\s*"([^"\\]*)"'),  # a JSON Lines hand (OHH's id comes too late)
+    re.compile(r"Hand #(\d+)"),  # a PokerStars hand's first line
+)
+"""Where a reject's excerpt (the first characters of its line) shows the id of the hand the
+line holds, as the readers write it."""
+
+
+def shown_id(excerpt: str | None) -> str | None:
+    """Return the hand id an excerpt shows in its place (JSON Lines' ``hand_id`` field, a
+    PokerStars hand's ``Hand #``), or ``None`` when it shows none whole.
+
+    >>> shown_id('{"hand_id":"GEN-4-3","site":"G'), shown_id('{"hand_id":"GEN-4'), shown_id(None)
+    ('GEN-4-3', None, None)
+    >>> shown_id("PokerStars Hand #254093871203: Omaha Pot Limit ($0.01/$0.02 USD) - 20")
+    '254093871203'
+    """
+    if excerpt:
+        for pattern in _SHOWN_ID:
+            found = pattern.search(excerpt)
+            if found is not None:
+                return found.group(1)
+    return None
+
+
 @dataclass(slots=True)
 class HeldRejects:
-    """The rejects the lake holds of one input file, as a line read again is matched
-    against them: by its text as far as the lake kept it (the excerpt, the line's first
-    characters) and its code, not by its number, which lines inserted above would change.
-    ``texts`` counts them by (excerpt, code); each one matched is taken off, so a bad
-    line the file has once more is a reject of its own. The hand ids they name, and the
-    excerpts of those that name none by line, say which hands they were (:meth:`names`)."""
+    """The rejects the lake holds of one input file, by line, as each line read again is
+    matched against them (:meth:`repeats`, :meth:`completes`). A line is known by its number
+    and, as far as the lake kept its text, by its excerpt (its first characters) and the
+    hand id its reject names: another line at the same number (lines inserted above, or
+    the file rewritten) is a line of its own."""
 
-    texts: Counter[tuple[str | None, str]] = field(default_factory=Counter)
-    ids: set[str] = field(default_factory=set)
-    unnamed: dict[int, list[str]] = field(default_factory=dict)
+    lines: dict[int, list[tuple[str, str | None]]] = field(default_factory=dict)
+    """Each line's rejects held: excerpt and hand id (``None``: none read)."""
 
     def __bool__(self) -> bool:
-        return bool(self.texts)
+        return bool(self.lines)
 
-    def hold(self, line: int, excerpt: str | None, code: str, hand_id: str | None) -> None:
+    def hold(self, line: int, excerpt: str | None, hand_id: str | None) -> None:
         """Add a reject the lake holds."""
-        self.texts[excerpt, code] += 1
-        if hand_id is not None:
-            self.ids.add(hand_id)
-        elif excerpt:
-            self.unnamed.setdefault(line, []).append(excerpt)
+        self.lines.setdefault(line, []).append((excerpt or "", hand_id))
 
-    def take(self, excerpt: str | None, code: str) -> bool:
-        """Tell whether a reject read again is one held (and take it off, if so)."""
-        key = (excerpt, code)
-        if self.texts[key] <= 0:
-            return False
-        self.texts[key] -= 1
-        return True
-
-    def names(self, hand_id: str, line: int) -> bool:
-        """Tell whether a reject held was this hand, read at ``line``: one that names its
-        id, or one at the same line that names none (a line cut short is no hand to read
-        an id from) and whose excerpt shows the id as a word of its own.
+    def repeats(self, line: int, excerpt: str | None, hand_id: str | None) -> bool:
+        """Tell whether a reject read at ``line`` is one the lake holds: the same line, as
+        it was or grown (a line cut while it was being written, longer now and still bad),
+        and no other hand than the one held (by the id a reject names, or its excerpt shows).
 
         >>> held = HeldRejects()
-        >>> held.hold(4, '{"hand_id":"H-7","si', "truncated-hand", None)
-        >>> held.hold(9, "{", "malformed-json", "H8")
-        >>> [held.names(h, 4) for h in ("H-7", "H8", "H", "7")], held.names("H-7", 5)
-        ([True, True, False, False], False)
+        >>> held.hold(2, '{"hand_id":"GEN-1-1","s', None)
+        >>> held.repeats(2, '{"hand_id":"GEN-1-1","site":"G', None), held.repeats(3, "{", None)
+        (True, False)
+        >>> held.repeats(2, "[1, 2", None), held.repeats(2, '{"hand_id":"GEN-1-1","s', "GEN-1-2")
+        (False, False)
         """
-        if hand_id in self.ids:
-            return True
-        excerpts = self.unnamed.get(line)
-        if not excerpts:
+        held = self.lines.get(line)
+        if not held:
             return False
-        shown = re.compile(rf"(?<![\w-]){re.escape(hand_id)}(?![\w-])")
-        return any(shown.search(excerpt) for excerpt in excerpts)
+        text = excerpt or ""
+        hand = hand_id if hand_id is not None else shown_id(text)
+        for before, named in held:
+            if not text.startswith(before):
+                continue
+            was = named if named is not None else shown_id(before)
+            if was is None or hand is None or was == hand:
+                return True
+        return False
+
+    def completes(self, line: int, hand_id: str) -> bool:
+        """Tell whether a hand read at ``line`` is one the lake holds as a reject of that
+        line: a hand cut while the file was being written, whole now (or a line since
+        edited). The reject names the hand's id, or names none and its excerpt shows it
+        (:func:`shown_id`); one whose excerpt shows no id either is taken for this hand, as
+        nothing tells them apart.
+
+        >>> held = HeldRejects()
+        >>> held.hold(4, '{"hand_id":"GEN-4-3","site":"G', None)
+        >>> held.hold(9, '{"hand_id":"GEN', None)
+        >>> held.completes(4, "GEN-4-3"), held.completes(4, "GEN-4-4"), held.completes(9, "X")
+        (True, False, True)
+        >>> held.completes(5, "GEN-4-3")
+        False
+        """
+        for excerpt, named in self.lines.get(line, ()):
+            shown = named if named is not None else shown_id(excerpt)
+            if shown is None or shown == hand_id:
+                return True
+        return False
 
 
 @dataclass(slots=True)
@@ -131,34 +170,38 @@ def existing_rejects(
     lake: Path,
     files: Iterable[tuple[str, list[tuple[str, int]]]],
     paths_of: dict[str, set[str]],
+    wanted: set[str] | None = None,
 ) -> Rejects:
-    """Return the lines the lake's committed ``rejects`` files hold, per input path.
+    """Return the rejects the lake's committed ``rejects`` files hold, per input path.
 
     ``files`` are ``(relative path, inputs)``, the inputs each an input's sha256 and its
     rows, in the file's order (one, but for a merged file); ``paths_of`` gives the
     absolute paths each input was read from (see
-    :meth:`~pipeline.lake.manifest.Manifest.versions`).
+    :meth:`~pipeline.lake.manifest.Manifest.versions`). ``wanted``: only those of these
+    paths (the files a run reads), if given.
     """
     known = Rejects()
     for relative, inputs in files:
-        if not any(paths_of.get(sha) for sha, _ in inputs):
-            continue  # standard input: no path to read it again from
-        table = pq.read_table(lake / relative, columns=["line", "code", "excerpt", "hand_id"])
+        paths = [paths_of.get(sha, set()) for sha, _ in inputs]
+        if wanted is not None:
+            paths = [found & wanted for found in paths]
+        if not any(paths):
+            continue  # standard input (no path to read it again from), or not read now
+        table = pq.read_table(lake / relative, columns=["line", "excerpt", "hand_id"])
         rows_held = list(
             zip(
                 table["line"].to_pylist(),
                 table["excerpt"].to_pylist(),
-                table["code"].cast(pa.string()).to_pylist(),
                 table["hand_id"].to_pylist(),
                 strict=True,
             )
         )
         start = 0
-        for sha, rows in inputs:
-            for path in paths_of.get(sha, ()):
+        for (_, rows), found in zip(inputs, paths, strict=True):
+            for path in found:
                 held = known.files.setdefault(path, HeldRejects())
-                for line, excerpt, code, hand_id in rows_held[start : start + rows]:
-                    held.hold(line, excerpt, code, hand_id)
+                for line, excerpt, hand_id in rows_held[start : start + rows]:
+                    held.hold(line, excerpt, hand_id)
             start += rows
     return known
 
@@ -167,7 +210,8 @@ def repeated_rejects(
     staging: Path, files: list[tuple[str, str, int]], held: HeldRejects
 ) -> tuple[list[tuple[str, str, int]], int]:
     """Drop from a chunk's staged rejects those the lake holds (``held``, of the chunk's
-    file: :meth:`HeldRejects.take`). Returns the new file list and how many were dropped."""
+    file: :meth:`HeldRejects.repeats`). Returns the new file list and how many were
+    dropped."""
     kept: list[tuple[str, str, int]] = []
     dropped = 0
     for table_name, relative, rows in files:
@@ -177,10 +221,11 @@ def repeated_rejects(
         path = staging / relative
         table = pq.read_table(path)
         again = [
-            held.take(excerpt, code)
-            for excerpt, code in zip(
+            held.repeats(line, excerpt, hand_id)
+            for line, excerpt, hand_id in zip(
+                table["line"].to_pylist(),
                 table["excerpt"].to_pylist(),
-                table["code"].cast(pa.string()).to_pylist(),
+                table["hand_id"].to_pylist(),
                 strict=True,
             )
         ]
@@ -198,9 +243,9 @@ def repeated_rejects(
 def rejected_before(
     staging: Path, files: list[tuple[str, str, int]], held: HeldRejects
 ) -> set[tuple[str, str]]:
-    """Return the keys of a chunk's hands the lake holds as a reject of the same file (a
-    hand cut while the file was being written, whole now; or a line since edited):
-    :meth:`HeldRejects.names`."""
+    """Return the keys of a chunk's hands the lake holds as a reject of the same line of
+    the file (a hand cut while the file was being written, whole now; or a line since
+    edited): :meth:`HeldRejects.completes`."""
     found: set[tuple[str, str]] = set()
     for table_name, relative, _ in files:
         if table_name != "hands":
@@ -212,7 +257,7 @@ def rejected_before(
             table["line"].to_pylist(),
             strict=True,
         )
-        found.update((site, hand) for site, hand, line in rows if held.names(hand, line))
+        found.update((site, hand) for site, hand, line in rows if held.completes(line, hand))
     return found
 
 
