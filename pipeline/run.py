@@ -651,7 +651,9 @@ def _account(
             files, again = repeated_rejects(staging, files, held)
         whole_now = rejected_before(staging, files, held)
     keys = result.keys
-    repeats = {keys[i] for i in seen.keys.held(result.digests)} | whole_now
+    in_lake = {keys[i] for i in seen.keys.held(result.digests)}
+    whole_now -= in_lake - seen.partial  # held whole already: a duplicate, not a completion
+    repeats = in_lake | whole_now
     statuses, codes, payouts = result.statuses, result.codes, result.payouts
     cut_here = result.partial - repeats  # kept, cut: a later copy may be whole
     if repeats:

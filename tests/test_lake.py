@@ -41,6 +41,13 @@ from tests.test_pokerstars_robust import many_hands
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "data" / "sample"
 runner = CliRunner()
+PS_PLO8 = (
+    Path(
+        os.environ.get("CROUPIER_CORPUS", Path(__file__).resolve().parents[2] / "shared" / "corpus")
+    )
+    / "pokerstars/fpdb/cash/Stars/Flop/PLO8-6max-USD-0.01-0.02-200911.txt"
+)
+"""A real PokerStars hand log (PLO8), cut at chosen bytes by the tests of a growing file."""
 
 
 def _count(lake: Path, table: str) -> int:
@@ -1148,6 +1155,46 @@ def test_another_hand_on_a_cut_lines_number_is_a_hand(tmp_path: Path) -> None:
     assert (again.hands, again.duplicates, again.completed) == (1, 3, 0)
     taken = run_query(lake, "SELECT hand_id FROM hands WHERE run_id = ?", [again.run_id]).rows
     assert taken == [(json.loads(lines[4])["hand_id"],)]
+
+
+def test_a_bad_line_without_an_id_completes_no_hand_that_lands_on_its_number(
+    tmp_path: Path,
+) -> None:
+    """A whole line that is no hand (not a cut one) and lines inserted above it: the hand
+    now at its number is a new hand, taken; and a hand the lake holds whole, now at the
+    number of a cut line that showed no id, is a duplicate, not a cut hand come whole."""
+    lake = tmp_path / "lake"
+    lines = _generated(tmp_path / "gen.jsonl", 3, seed=1).read_bytes().splitlines()
+    log = tmp_path / "session.jsonl"
+    log.write_bytes(b"\n".join([b"{oops", lines[0]]) + b"\n")
+    run_lake([str(log)], lake, workers=1)
+    log.write_bytes(b"\n".join([lines[1], b"{oops", lines[0]]) + b"\n")
+    moved = run_lake([str(log)], lake, workers=1)
+    counts = moved.inputs[0]
+    assert (counts.hands, counts.rejects, counts.duplicates, moved.completed) == (1, 1, 1, 0)
+    other = tmp_path / "other.jsonl"
+    other.write_bytes(lines[0] + b"\n" + lines[2][:15])  # cut before its id is whole
+    run_lake([str(other)], tmp_path / "lake2", workers=1)
+    other.write_bytes(b"\n".join([lines[2], lines[0]]) + b"\n")  # a held hand at line 2
+    again = run_lake([str(other)], tmp_path / "lake2", workers=1)
+    assert (again.inputs[0].hands, again.inputs[0].duplicates, again.completed) == (1, 1, 0)
+
+
+def test_a_pokerstars_hand_cut_again_further_on_is_one_reject(tmp_path: Path) -> None:
+    """A PokerStars hand's reject is at the hand's first line, its excerpt where reading
+    failed: cut again further on, it is the same hand's reject (the id it names)."""
+    if not PS_PLO8.exists():
+        pytest.skip(f"{PS_PLO8} is absent (set CROUPIER_CORPUS to the corpus folder)")
+    text = PS_PLO8.read_bytes()
+    lake = tmp_path / "lake"
+    log = tmp_path / "session.txt"
+    log.write_bytes(text[:1515])
+    run_lake([str(log)], lake, workers=1)
+    log.write_bytes(text[:1575])
+    again = run_lake([str(log)], lake, workers=1).inputs[0]
+    assert (again.rejects, again.duplicates) == (0, again.read)
+    rows = run_query(lake, "SELECT line, code, hand_id FROM rejects").rows
+    assert rows == [(46, "truncated-hand", "35875026976")]
 
 
 def test_a_line_the_lake_holds_as_a_cut_hand_and_now_whole_waits_for_replace(

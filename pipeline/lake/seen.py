@@ -23,6 +23,7 @@ import pyarrow.parquet as pq
 from pipeline.lake.keys import KeySet
 from pipeline.lake.staged import write_parquet
 from pipeline.model import Status
+from pipeline.violations import RejectCode
 
 __all__ = [
     "HeldRejects",
@@ -62,7 +63,7 @@ def existing_keys(lake: Path, files: Iterable[str]) -> tuple[KeySet, set[tuple[s
 
 _SHOWN_ID = (
     re.compile(r'"hand_id"\s*:\s*"([^"\\]*)"'),  # a JSON Lines hand (OHH's id comes too late)
-    re.compile(r"Hand #(\d+)"),  # a PokerStars hand's first line
+    re.compile(r"(?:Hand|Game) #(\d+)"),  # a PokerStars hand's first line
 )
 """Where a reject's excerpt (the first characters of its line) shows the id of the hand the
 line holds, as the readers write it."""
@@ -70,7 +71,7 @@ line holds, as the readers write it."""
 
 def shown_id(excerpt: str | None) -> str | None:
     """Return the hand id an excerpt shows in its place (JSON Lines' ``hand_id`` field, a
-    PokerStars hand's ``Hand #``), or ``None`` when it shows none whole.
+    PokerStars hand's ``Hand #`` or ``Game #``), or ``None`` when it shows none whole.
 
     >>> shown_id('{"hand_id":"GEN-4-3","site":"G'), shown_id('{"hand_id":"GEN-4'), shown_id(None)
     ('GEN-4-3', None, None)
@@ -85,67 +86,78 @@ def shown_id(excerpt: str | None) -> str | None:
     return None
 
 
+_CUT = RejectCode.TRUNCATED_HAND.value
+
+
 @dataclass(slots=True)
 class HeldRejects:
     """The rejects the lake holds of one input file, by line, as each line read again is
     matched against them (:meth:`repeats`, :meth:`completes`). A line is known by its number
-    and, as far as the lake kept its text, by its excerpt (its first characters) and the
-    hand id its reject names: another line at the same number (lines inserted above, or
-    the file rewritten) is a line of its own."""
+    and, as far as the lake kept it, by the hand id its reject names or its excerpt (its
+    first characters) shows, else by the excerpt itself: another line at the same number
+    (lines inserted above, or the file rewritten) is a line of its own."""
 
-    lines: dict[int, list[tuple[str, str | None]]] = field(default_factory=dict)
-    """Each line's rejects held: excerpt and hand id (``None``: none read)."""
+    lines: dict[int, list[tuple[str, str | None, str]]] = field(default_factory=dict)
+    """Each line's rejects held: excerpt, hand id (named, or shown), code."""
 
     def __bool__(self) -> bool:
         return bool(self.lines)
 
-    def hold(self, line: int, excerpt: str | None, hand_id: str | None) -> None:
+    def hold(self, line: int, excerpt: str | None, hand_id: str | None, code: str) -> None:
         """Add a reject the lake holds."""
-        self.lines.setdefault(line, []).append((excerpt or "", hand_id))
+        text = excerpt or ""
+        shown = hand_id if hand_id is not None else shown_id(text)
+        self.lines.setdefault(line, []).append((text, shown, code))
 
     def repeats(self, line: int, excerpt: str | None, hand_id: str | None) -> bool:
-        """Tell whether a reject read at ``line`` is one the lake holds: the same line, as
-        it was or grown (a line cut while it was being written, longer now and still bad),
-        and no other hand than the one held (by the id a reject names, or its excerpt shows).
+        """Tell whether a reject read at ``line`` is one the lake holds: the same line, the
+        same hand when both show one (a hand cut while its file was being written, read
+        again and still cut, fails at another of its lines), else as it was or grown (its
+        excerpt begins as the held one's).
 
         >>> held = HeldRejects()
-        >>> held.hold(2, '{"hand_id":"GEN-1-1","s', None)
+        >>> held.hold(2, '{"hand_id":"GEN-1-1","s', None, "truncated-hand")
+        >>> held.hold(5, "{oo", None, "malformed-json")
         >>> held.repeats(2, '{"hand_id":"GEN-1-1","site":"G', None), held.repeats(3, "{", None)
         (True, False)
-        >>> held.repeats(2, "[1, 2", None), held.repeats(2, '{"hand_id":"GEN-1-1","s', "GEN-1-2")
-        (False, False)
+        >>> held.repeats(2, "Seat 3: Hero", "GEN-1-1"), held.repeats(2, "[1, 2", None)
+        (True, False)
+        >>> held.repeats(5, "{oops", None), held.repeats(5, '{"hand_id":"H9"}x', None)
+        (True, False)
         """
         held = self.lines.get(line)
         if not held:
             return False
         text = excerpt or ""
         hand = hand_id if hand_id is not None else shown_id(text)
-        for before, named in held:
-            if not text.startswith(before):
-                continue
-            was = named if named is not None else shown_id(before)
-            if was is None or hand is None or was == hand:
+        for before, was, _ in held:
+            if was is not None and hand is not None:
+                if was == hand:
+                    return True
+            elif text.startswith(before):
                 return True
         return False
 
     def completes(self, line: int, hand_id: str) -> bool:
         """Tell whether a hand read at ``line`` is one the lake holds as a reject of that
-        line: a hand cut while the file was being written, whole now (or a line since
-        edited). The reject names the hand's id, or names none and its excerpt shows it
-        (:func:`shown_id`); one whose excerpt shows no id either is taken for this hand, as
-        nothing tells them apart.
+        line: the hand its reject names or its excerpt shows (:func:`shown_id`: a hand cut
+        while its file was being written, whole now, or a line since edited), or, where
+        none is shown, the cut last line the reject was.
 
         >>> held = HeldRejects()
-        >>> held.hold(4, '{"hand_id":"GEN-4-3","site":"G', None)
-        >>> held.hold(9, '{"hand_id":"GEN', None)
+        >>> held.hold(4, '{"hand_id":"GEN-4-3","site":"G', None, "truncated-hand")
+        >>> held.hold(9, '{"hand_id":"GEN', None, "truncated-hand")
+        >>> held.hold(11, "{oops", None, "malformed-json")
         >>> held.completes(4, "GEN-4-3"), held.completes(4, "GEN-4-4"), held.completes(9, "X")
         (True, False, True)
-        >>> held.completes(5, "GEN-4-3")
-        False
+        >>> held.completes(5, "GEN-4-3"), held.completes(11, "X")
+        (False, False)
         """
-        for excerpt, named in self.lines.get(line, ()):
-            shown = named if named is not None else shown_id(excerpt)
-            if shown is None or shown == hand_id:
+        for _, was, code in self.lines.get(line, ()):
+            if was is not None:
+                if was == hand_id:
+                    return True
+            elif code == _CUT:
                 return True
         return False
 
@@ -187,12 +199,14 @@ def existing_rejects(
             paths = [found & wanted for found in paths]
         if not any(paths):
             continue  # standard input (no path to read it again from), or not read now
-        table = pq.read_table(lake / relative, columns=["line", "excerpt", "hand_id"])
+        columns = ["line", "excerpt", "hand_id", "code"]
+        table = pq.read_table(lake / relative, columns=columns)
         rows_held = list(
             zip(
                 table["line"].to_pylist(),
                 table["excerpt"].to_pylist(),
                 table["hand_id"].to_pylist(),
+                table["code"].cast(pa.string()).to_pylist(),
                 strict=True,
             )
         )
@@ -200,8 +214,8 @@ def existing_rejects(
         for (_, rows), found in zip(inputs, paths, strict=True):
             for path in found:
                 held = known.files.setdefault(path, HeldRejects())
-                for line, excerpt, hand_id in rows_held[start : start + rows]:
-                    held.hold(line, excerpt, hand_id)
+                for line, excerpt, hand_id, code in rows_held[start : start + rows]:
+                    held.hold(line, excerpt, hand_id, code)
             start += rows
     return known
 
