@@ -1186,15 +1186,19 @@ def test_a_pokerstars_hand_cut_again_further_on_is_one_reject(tmp_path: Path) ->
     if not PS_PLO8.exists():
         pytest.skip(f"{PS_PLO8} is absent (set CROUPIER_CORPUS to the corpus folder)")
     text = PS_PLO8.read_bytes()
-    lake = tmp_path / "lake"
-    log = tmp_path / "session.txt"
-    log.write_bytes(text[:1515])
-    run_lake([str(log)], lake, workers=1)
-    log.write_bytes(text[:1575])
-    again = run_lake([str(log)], lake, workers=1).inputs[0]
-    assert (again.rejects, again.duplicates) == (0, again.read)
-    rows = run_query(lake, "SELECT line, code, hand_id FROM rejects").rows
-    assert rows == [(46, "truncated-hand", "35875026976")]
+    for first, then in ((1515, 1575), (1331, 1336)):  # cut in a seat line; within the id
+        lake = tmp_path / f"lake{first}"
+        log = tmp_path / f"session{first}.txt"
+        log.write_bytes(text[:first])
+        run_lake([str(log)], lake, workers=1)
+        log.write_bytes(text[:then])
+        again = run_lake([str(log)], lake, workers=1).inputs[0]
+        assert (again.rejects, again.duplicates) == (0, again.read)
+        rows = run_query(lake, "SELECT line, code FROM rejects").rows
+        assert rows == [(46, "truncated-hand")]
+        log.write_bytes(text)  # whole: the cut hand is held back, the others taken
+        whole = run_lake([str(log)], lake, workers=1)
+        assert whole.completed == 1
 
 
 def test_a_line_the_lake_holds_as_a_cut_hand_and_now_whole_waits_for_replace(

@@ -63,7 +63,7 @@ def existing_keys(lake: Path, files: Iterable[str]) -> tuple[KeySet, set[tuple[s
 
 _SHOWN_ID = (
     re.compile(r'"hand_id"\s*:\s*"([^"\\]*)"'),  # a JSON Lines hand (OHH's id comes too late)
-    re.compile(r"(?:Hand|Game) #(\d+)"),  # a PokerStars hand's first line
+    re.compile(r"(?:Hand|Game) #(\d+)(?=[:\s])"),  # a PokerStars hand's first line, id whole
 )
 """Where a reject's excerpt (the first characters of its line) shows the id of the hand the
 line holds, as the readers write it."""
@@ -77,6 +77,8 @@ def shown_id(excerpt: str | None) -> str | None:
     ('GEN-4-3', None, None)
     >>> shown_id("PokerStars Hand #254093871203: Omaha Pot Limit ($0.01/$0.02 USD) - 20")
     '254093871203'
+    >>> shown_id("PokerStars Game #3587") is None  # cut within the id: not shown whole
+    True
     """
     if excerpt:
         for pattern in _SHOWN_ID:
