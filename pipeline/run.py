@@ -72,6 +72,7 @@ from pipeline.lake.seen import (
     drop_hands,
     existing_keys,
     existing_rejects,
+    hold_cut_hands,
     rejected_before,
     repeated_rejects,
     retired_keys,
@@ -306,16 +307,14 @@ def run_lake(
         held = [(p, f) for p, f in live.items() if p not in retire]
         held += [(os.path.abspath(staging / f.path), f) for f in added]  # absolute: staged
         keys_seen, partial_seen = existing_keys(root, (p for p, f in held if f.table == "hands"))
-        seen = Seen(
-            keys_seen,
-            partial_seen,
-            existing_rejects(
-                root,
-                ((p, f.inputs()) for p, f in held if f.table == "rejects"),
-                paths_of,
-                {os.path.realpath(name) for name, _, _ in plan if name != "-"},
-            ),
+        read_now = {os.path.realpath(name) for name, _, _ in plan if name != "-"}
+        rejects_held = existing_rejects(
+            root, ((p, f.inputs()) for p, f in held if f.table == "rejects"), paths_of, read_now
         )
+        if partial_seen:  # a reject of a hand held cut, at its line, is that hand again
+            hands_held = ((p, f.inputs()) for p, f in held if f.table == "hands")
+            hold_cut_hands(rejects_held, root, hands_held, paths_of, read_now)
+        seen = Seen(keys_seen, partial_seen, rejects_held)
         pool: ChunkExecutor | None = None
         if not isinstance(executor, str):
             pool = executor

@@ -1182,7 +1182,8 @@ def test_a_bad_line_without_an_id_completes_no_hand_that_lands_on_its_number(
 
 def test_a_pokerstars_hand_cut_again_further_on_is_one_reject(tmp_path: Path) -> None:
     """A PokerStars hand's reject is at the hand's first line, its excerpt where reading
-    failed: cut again further on, it is the same hand's reject (the id it names)."""
+    failed: cut again further on, it is the same hand's reject (the id it names); and a
+    reject of a hand the lake holds cut (partial), at its line, is that hand again."""
     if not PS_PLO8.exists():
         pytest.skip(f"{PS_PLO8} is absent (set CROUPIER_CORPUS to the corpus folder)")
     text = PS_PLO8.read_bytes()
@@ -1199,6 +1200,13 @@ def test_a_pokerstars_hand_cut_again_further_on_is_one_reject(tmp_path: Path) ->
         log.write_bytes(text)  # whole: the cut hand is held back, the others taken
         whole = run_lake([str(log)], lake, workers=1)
         assert whole.completed == 1
+    lake = tmp_path / "lake_partial"  # cut late enough to be a partial hand, then earlier
+    log.write_bytes(text[:1492])
+    assert run_lake([str(log)], lake, workers=1).statuses["partial"] == 1
+    log.write_bytes(text[:1497])  # now a reject of the same hand, at the same line
+    again = run_lake([str(log)], lake, workers=1).inputs[0]
+    assert (again.rejects, again.duplicates) == (0, again.read)
+    assert _count(lake, "rejects") == 0
 
 
 def test_a_line_the_lake_holds_as_a_cut_hand_and_now_whole_waits_for_replace(

@@ -33,6 +33,7 @@ __all__ = [
     "drop_hands",
     "existing_keys",
     "existing_rejects",
+    "hold_cut_hands",
     "rejected_before",
     "repeated_rejects",
     "retired_keys",
@@ -101,9 +102,12 @@ class HeldRejects:
 
     lines: dict[int, list[tuple[str, str | None, str]]] = field(default_factory=dict)
     """Each line's rejects held: excerpt, hand id (named, or shown), code."""
+    cut: dict[int, set[str]] = field(default_factory=dict)
+    """The hands the lake holds cut (``partial``) from the file, by line: a reject naming
+    one at its line is that hand read again, cut elsewhere."""
 
     def __bool__(self) -> bool:
-        return bool(self.lines)
+        return bool(self.lines) or bool(self.cut)
 
     def hold(self, line: int, excerpt: str | None, hand_id: str | None, code: str) -> None:
         """Add a reject the lake holds."""
@@ -126,12 +130,17 @@ class HeldRejects:
         (True, False)
         >>> held.repeats(5, "{oops", None), held.repeats(5, '{"hand_id":"H9"}x', None)
         (True, False)
+        >>> held.cut[7] = {"H7"}  # a hand held partial, from line 7
+        >>> held.repeats(7, "Seat 3: Hero", "H7"), held.repeats(7, "Seat 3: Hero", "H8")
+        (True, False)
         """
+        text = excerpt or ""
+        hand = hand_id if hand_id is not None else shown_id(text)
+        if hand is not None and hand in self.cut.get(line, ()):
+            return True  # the lake holds this hand cut, from this line
         held = self.lines.get(line)
         if not held:
             return False
-        text = excerpt or ""
-        hand = hand_id if hand_id is not None else shown_id(text)
         for before, was, _ in held:
             if was is not None and hand is not None:
                 if was == hand:
@@ -220,6 +229,37 @@ def existing_rejects(
                     held.hold(line, excerpt, hand_id, code)
             start += rows
     return known
+
+
+def hold_cut_hands(
+    known: Rejects,
+    lake: Path,
+    files: Iterable[tuple[str, list[tuple[str, int]]]],
+    paths_of: dict[str, set[str]],
+    wanted: set[str],
+) -> None:
+    """Add to ``known`` the hands the lake's committed ``hands`` files hold cut
+    (``partial``), by line, for each of the ``wanted`` paths they were read from (the
+    arguments as :func:`existing_rejects` takes them)."""
+    for relative, inputs in files:
+        paths = [paths_of.get(sha, set()) & wanted for sha, _ in inputs]
+        if not any(paths):
+            continue
+        table = pq.read_table(lake / relative, columns=["line", "hand_id", "status"])
+        cut = pc.equal(table["status"].cast(pa.string()), Status.PARTIAL.value)
+        if not pc.any(cut).as_py():
+            continue
+        flags = cut.to_pylist()
+        rows = list(zip(table["line"].to_pylist(), table["hand_id"].to_pylist(), strict=True))
+        start = 0
+        for (_, count), found in zip(inputs, paths, strict=True):
+            for path in found:
+                held = known.files.setdefault(path, HeldRejects())
+                for k in range(start, start + count):
+                    if flags[k]:
+                        line, hand_id = rows[k]
+                        held.cut.setdefault(line, set()).add(hand_id)
+            start += count
 
 
 def repeated_rejects(
