@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -89,6 +90,11 @@ def shown_id(excerpt: str | None) -> str | None:
     return None
 
 
+def _hand_of(excerpt: str, hand_id: str | None) -> str | None:
+    """Return the hand id a reject names, else the one its excerpt shows (if any)."""
+    return hand_id if hand_id is not None else shown_id(excerpt)
+
+
 _CUT = RejectCode.TRUNCATED_HAND.value
 
 
@@ -112,8 +118,7 @@ class HeldRejects:
     def hold(self, line: int, excerpt: str | None, hand_id: str | None, code: str) -> None:
         """Add a reject the lake holds."""
         text = excerpt or ""
-        shown = hand_id if hand_id is not None else shown_id(text)
-        self.lines.setdefault(line, []).append((text, shown, code))
+        self.lines.setdefault(line, []).append((text, _hand_of(text, hand_id), code))
 
     def repeats(self, line: int, excerpt: str | None, hand_id: str | None) -> bool:
         """Tell whether a reject read at ``line`` is one the lake holds: the same line, the
@@ -135,7 +140,7 @@ class HeldRejects:
         (True, False)
         """
         text = excerpt or ""
-        hand = hand_id if hand_id is not None else shown_id(text)
+        hand = _hand_of(text, hand_id)
         if hand is not None and hand in self.cut.get(line, ()):
             return True  # the lake holds this hand cut, from this line
         held = self.lines.get(line)
@@ -193,41 +198,22 @@ def existing_rejects(
     lake: Path,
     files: Iterable[tuple[str, list[tuple[str, int]]]],
     paths_of: dict[str, set[str]],
-    wanted: set[str] | None = None,
+    wanted: set[str],
 ) -> Rejects:
     """Return the rejects the lake's committed ``rejects`` files hold, per input path.
 
     ``files`` are ``(relative path, inputs)``, the inputs each an input's sha256 and its
     rows, in the file's order (one, but for a merged file); ``paths_of`` gives the
     absolute paths each input was read from (see
-    :meth:`~pipeline.lake.manifest.Manifest.versions`). ``wanted``: only those of these
-    paths (the files a run reads), if given.
+    :meth:`~pipeline.lake.manifest.Manifest.versions`); only those of the ``wanted`` paths
+    (the files a run reads) are kept.
     """
     known = Rejects()
-    for relative, inputs in files:
-        paths = [paths_of.get(sha, set()) for sha, _ in inputs]
-        if wanted is not None:
-            paths = [found & wanted for found in paths]
-        if not any(paths):
-            continue  # standard input (no path to read it again from), or not read now
-        columns = ["line", "excerpt", "hand_id", "code"]
-        table = pq.read_table(lake / relative, columns=columns)
-        rows_held = list(
-            zip(
-                table["line"].to_pylist(),
-                table["excerpt"].to_pylist(),
-                table["hand_id"].to_pylist(),
-                table["code"].cast(pa.string()).to_pylist(),
-                strict=True,
-            )
-        )
-        start = 0
-        for (_, rows), found in zip(inputs, paths, strict=True):
-            for path in found:
-                held = known.files.setdefault(path, HeldRejects())
-                for line, excerpt, hand_id, code in rows_held[start : start + rows]:
-                    held.hold(line, excerpt, hand_id, code)
-            start += rows
+    columns = ["line", "excerpt", "hand_id", "code"]
+    for path, rows in _rows_by_path(lake, files, paths_of, wanted, columns):
+        held = known.files.setdefault(path, HeldRejects())
+        for line, excerpt, hand_id, code in rows:
+            held.hold(line, excerpt, hand_id, code)
     return known
 
 
@@ -241,24 +227,41 @@ def hold_cut_hands(
     """Add to ``known`` the hands the lake's committed ``hands`` files hold cut
     (``partial``), by line, for each of the ``wanted`` paths they were read from (the
     arguments as :func:`existing_rejects` takes them)."""
+    cut = Status.PARTIAL.value
+    columns = ["line", "hand_id", "status"]
+    for path, rows in _rows_by_path(lake, files, paths_of, wanted, columns):
+        held = known.files.setdefault(path, HeldRejects())
+        for line, hand_id, status in rows:
+            if status == cut:
+                held.cut.setdefault(line, set()).add(hand_id)
+
+
+def _rows_by_path(
+    lake: Path,
+    files: Iterable[tuple[str, list[tuple[str, int]]]],
+    paths_of: dict[str, set[str]],
+    wanted: set[str],
+    columns: list[str],
+) -> Iterator[tuple[str, list[tuple[Any, ...]]]]:
+    """Yield each ``wanted`` path with the rows (``columns``, as Python values: a
+    dictionary column's as its values) a committed file holds of an input read from it.
+    Standard input has no path, and a file a run does not read none it wants."""
     for relative, inputs in files:
         paths = [paths_of.get(sha, set()) & wanted for sha, _ in inputs]
         if not any(paths):
             continue
-        table = pq.read_table(lake / relative, columns=["line", "hand_id", "status"])
-        cut = pc.equal(table["status"].cast(pa.string()), Status.PARTIAL.value)
-        if not pc.any(cut).as_py():
-            continue
-        flags = cut.to_pylist()
-        rows = list(zip(table["line"].to_pylist(), table["hand_id"].to_pylist(), strict=True))
+        table = pq.read_table(lake / relative, columns=columns)
+        values = []
+        for name in columns:
+            column = table[name]
+            if pa.types.is_dictionary(column.type):
+                column = column.cast(column.type.value_type)
+            values.append(column.to_pylist())
+        rows = list(zip(*values, strict=True))
         start = 0
         for (_, count), found in zip(inputs, paths, strict=True):
             for path in found:
-                held = known.files.setdefault(path, HeldRejects())
-                for k in range(start, start + count):
-                    if flags[k]:
-                        line, hand_id = rows[k]
-                        held.cut.setdefault(line, set()).add(hand_id)
+                yield path, rows[start : start + count]
             start += count
 
 
