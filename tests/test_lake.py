@@ -23,10 +23,17 @@ from pipeline.cli import app, main
 from pipeline.formats import frame_bytes, read_hands
 from pipeline.formats.jsonl import read_jsonl, write_jsonl
 from pipeline.generate import generate_hands
-from pipeline.lake.columns import to_arrays
+from pipeline.lake.columns import Columns
 from pipeline.lake.manifest import load_manifest
 from pipeline.lake.query import run_query
-from pipeline.lake.rows import _STEP_KINDS, _STEPS, _minified, _step_arrays
+from pipeline.lake.rows import (
+    _ACTION_INTS,
+    _ACTION_TEXT,
+    _action_columns,
+    _add_step_rows,
+    _add_value_rows,
+    _minified,
+)
 from pipeline.lake.schema import TABLES, describe, snapshot
 from pipeline.lake.staged import PLAIN, STATISTICS
 from pipeline.lake.store import LOCK, LakeLocked, lake_lock
@@ -904,30 +911,37 @@ def test_json_summary_survives_a_file_name_that_is_not_utf8(tmp_path: Path) -> N
     assert summary["inputs"][0]["path"].endswith("caf\ufffd.jsonl")
 
 
-def test_the_actions_struct_follows_the_fields_of_a_step() -> None:
-    # steps' values become columns by position: a field added to Step or moved must be here too
-    renamed = {"to": "to_amount", "codes": "violation"}
-    assert [renamed.get(name, name) for name in STEP_FIELDS] == _STEPS.names
-    assert set(_STEPS.names) <= set(TABLES["actions"].names)
+def test_the_actions_columns_follow_the_fields_of_a_step() -> None:
+    # a step's fields are written into the actions' columns by position: a field added to
+    # Step or moved must be here too
+    renamed = {"to": "to_amount"}
+    assert [renamed.get(name, name) for name in STEP_FIELDS[:-1]] == list(_ACTION_INTS[:12])
+    assert STEP_FIELDS[-1] == "codes"  # joined, as the violation column
+    assert set(_ACTION_INTS + _ACTION_TEXT) <= set(TABLES["actions"].names)
 
 
 def test_steps_read_field_by_field_give_the_columns_of_their_values() -> None:
-    # a batch of whole replays is converted from the steps' fields; one with an action the
-    # replay did not reach, from every step's values: the two give the same columns
-    steps = [s for hand in generate_hands(200, seed=23, faults=0.3) for s in replay(hand).steps]
+    # a whole replay's rows are read from its steps' fields; one with an action the replay
+    # did not reach, from every step's values: the two give the same columns
+    hands = list(generate_hands(200, seed=23, faults=0.3))
+    judged = [replay(hand) for hand in hands]
+    steps = [s for j in judged for s in j.steps]
     assert any(s.seat is None for s in steps) and any(s.codes for s in steps)
     assert any(s.min_to is None for s in steps) and any(s.min_to is not None for s in steps)
-    fields = _step_arrays(steps)
-    values = to_arrays([s.values() for s in steps], _STEP_KINDS, _STEPS.types)
-    assert len(fields) == len(values) == len(_STEPS)
-    for name, ours, theirs in zip(_STEPS.names, fields, values, strict=True):
-        if isinstance(theirs, pa.Array):
-            assert isinstance(ours, pa.Array) and ours.type == theirs.type, name
-            assert ours.equals(theirs), name
-        elif name == "type":  # dictionary codes: their names are the types' values
-            assert isinstance(ours, pa.DictionaryArray) and ours.to_pylist() == theirs
-        else:
-            assert ours == theirs, name
+    assert any(s.all_in for s in steps) and any(a.run is not None for h in hands for a in h.actions)
+    by_fields = Columns(_ACTION_INTS, _ACTION_TEXT)
+    by_values = Columns(_ACTION_INTS, _ACTION_TEXT)
+    for hand, j in zip(hands, judged, strict=True):
+        players: dict[int | None, str] = {s.seat: s.player for s in hand.seats}
+        _add_step_rows(by_fields, j.steps, hand.actions, players)
+        _add_value_rows(by_values, [s.values() for s in j.steps], hand.actions, players)
+    schema = TABLES["actions"]
+    ours, theirs = _action_columns(by_fields, schema), _action_columns(by_values, schema)
+    assert ours.keys() == theirs.keys() and len(ours["seq"]) == len(steps)
+    for name, column in ours.items():
+        assert column.equals(theirs[name]), name
+    assert ours["street"].type == schema.field("street").type
+    assert ours["all_in"].to_pylist().count(True) == sum(s.all_in for s in steps)
 
 
 def test_hands_by_variant_counts_hands_with_errors_and_errors_apart(tmp_path: Path) -> None:

@@ -28,18 +28,17 @@ cpdef Py_ssize_t _add_seat_rows(
     Columns out, list flag_tables, HandC hand, ReplayC judged, SettlementC settled
 ) except -1
 
-@cython.locals(added=list, players=dict, actions=tuple, row=tuple, steps=tuple, step=Step,
-               s=SeatC)
-cpdef Py_ssize_t _add_action_rows(
-    list rows, list names, list cards, list runs, HandC hand, ReplayC judged
-) except -1
+@cython.locals(players=dict, s=SeatC)
+cpdef Py_ssize_t _add_action_rows(Columns out, HandC hand, ReplayC judged) except -1
 
-cpdef _add_action_keys(list names, list cards, list runs, ActionC action, object player)
+@cython.locals(n=Py_ssize_t, i=Py_ssize_t, row=Py_ssize_t, step=Step, action=ActionC,
+               view=cython.longlong[:, ::1], player_col=list, cards_col=list, codes_col=list,
+               type_codes=dict, codes=tuple)
+cpdef Py_ssize_t _add_step_rows(Columns out, tuple steps, tuple actions, dict players) except -1
 
-@cython.locals(n=Py_ssize_t, i=Py_ssize_t, k=Py_ssize_t, step=Step, codes=list, type_codes=dict,
-               int_view=cython.longlong[:, ::1], flag_view=cython.uchar[::1],
-               kind_view=cython.schar[::1])
-cpdef list _step_arrays(list steps)
+@cython.locals(n=Py_ssize_t, row=Py_ssize_t, action=ActionC, view=cython.longlong[:, ::1],
+               player_col=list, cards_col=list, codes_col=list, type_codes=dict)
+cpdef Py_ssize_t _add_value_rows(Columns out, list rows, tuple actions, dict players) except -1
 
 cdef long long _ABSENT
 

@@ -15,7 +15,6 @@ from operator import itemgetter
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 import pipeline.judged_view  # first, the checks of the compiled views of a judged hand
 import pipeline.lake.settlement_view  # noqa: F401
@@ -23,7 +22,6 @@ from pipeline.lake.columns import (
     ABSENT,
     Columns,
     card_text,
-    int_array,
     kind_of,
     known_card_text,
     table_columns,
@@ -33,7 +31,7 @@ from pipeline.lake.schema import TABLES
 from pipeline.model import Action, ActionType, HandRecord, Status
 from pipeline.pots import split_evenly
 from pipeline.rules import Replay, context
-from pipeline.rules.context import StepValues
+from pipeline.rules.context import Step, StepValues
 from pipeline.rules.state import Street
 from pipeline.rules.stats import FLAG_NAMES, flag_table, hand_positions
 from pipeline.settle import Half, Settlement, error_count, hand_status
@@ -72,25 +70,6 @@ _MONTHS: dict[int, str] = {}
 _NO_POTS = (0, 0, 0, 0, 0)
 _SCOOP = (1, 1, 0, 0, 0)  # one pot won, whole and alone
 _NO_CASH_OUT = (None, None)
-_STEPS = pa.schema(  # the steps' columns, in Step's field order
-    [
-        ("seq", pa.int32()),
-        ("street", pa.int8()),  # Street is an IntEnum: its values are the codes
-        ("seat", pa.int16()),
-        ("type", pa.string()),
-        ("amount", pa.int64()),
-        ("to_amount", pa.int64()),
-        ("pot_before", pa.int64()),
-        ("stack_before", pa.int64()),
-        ("to_call", pa.int64()),
-        ("min_to", pa.int64()),
-        ("max_to", pa.int64()),
-        ("all_in", pa.bool_()),
-        ("violation", pa.string()),  # the codes found at the step (a tuple), joined
-    ]
-)
-_STEP_KINDS = [kind_of(f.type) for f in _STEPS]
-_STEP_INTS = [f.name for f in _STEPS if pa.types.is_integer(f.type)]  # in _STEPS order
 _HAND_KEYS = ("site", "hand_id", "month", "scale")
 """The columns a hand's rows have in common (each table has those its schema names)."""
 _PER_HAND = ("seats", "actions", "pots", "awards", "violations")
@@ -120,6 +99,29 @@ _POT_LISTS = ("eligible_seats", "high_winners", "low_winners")
 _AWARD_INTS = ("pot_index", "runout", "seat", "amount")
 _AWARD_TEXT = ("half", "hand_description", "cards_used")
 _AWARD_LISTS = ("rules",)
+_ACTION_INTS = (
+    "seq",
+    "street",
+    "seat",
+    "type",
+    "amount",
+    "to_amount",
+    "pot_before",
+    "stack_before",
+    "to_call",
+    "min_to",
+    "max_to",
+    "all_in",
+    "runout",
+)
+"""The actions' columns kept as integers, in :func:`_add_step_rows`' order: a step's
+fields (``to`` as ``to_amount``), ``street`` and ``type`` as their codes in
+:data:`_STREET_LABELS` and :data:`_TYPE_LABELS`, ``all_in`` as 0 or 1; then the action's
+``runout``."""
+_ACTION_TEXT = ("player", "cards", "violation")
+_AS_CODES = {name: pa.field(name, pa.int8()) for name in ("street", "type", "all_in")}
+"""The actions' columns gathered as small integers, then made dictionaries or flags
+(:func:`_action_columns`)."""
 
 
 def _table(schema: pa.Schema, columns: dict[str, pa.Array]) -> pa.Table:
@@ -134,8 +136,8 @@ def _table(schema: pa.Schema, columns: dict[str, pa.Array]) -> pa.Table:
 _STREET_LABELS = pa.array([street.label for street in sorted(Street)], pa.string())
 _TYPE_LABELS = pa.array([kind.value for kind in ActionType], pa.string())
 _TYPE_CODES = {kind: code for code, kind in enumerate(ActionType)}
-"""Each action type's code in the actions' ``type`` column as :func:`_step_arrays` makes it
-(a dictionary of every type's name)."""
+"""Each action type's code in the actions' ``type`` column (a dictionary of every type's
+name: :func:`_action_columns`)."""
 
 
 def _gathered(
@@ -151,9 +153,9 @@ class ChunkRows:
 
     The rows of hands, violations and rejects are tuples in their schema's column order,
     turned into columns at each :meth:`flush` (:func:`~pipeline.lake.columns.to_arrays`);
-    the actions table keeps the replay's steps as they are and takes most of its columns
-    from them the same way; the values of seats, pots and awards are written into columns
-    as they come (:class:`Columns`). In interpreted Python, building a tuple per row and
+    the values of actions, seats, pots and awards are written into columns as they come
+    (:class:`Columns`), an action's while its step is at hand (the steps then die with
+    their replay, not at the flush). In interpreted Python, building a tuple per row and
     transposing a batch at once is several times quicker than appending to every column
     per row; compiled, writing each integer into a C array is quicker still (no tuple to
     build, read back and free). Flushing a batch at a time keeps the Python objects of one
@@ -170,16 +172,14 @@ class ChunkRows:
             "seats": Columns(_SEAT_INTS, _SEAT_TEXT),
             "pots": Columns(_POT_INTS, lists=_POT_LISTS),
             "awards": Columns(_AWARD_INTS, _AWARD_TEXT, _AWARD_LISTS),
+            "actions": Columns(_ACTION_INTS, _ACTION_TEXT),
         }
         self._rows: dict[str, list[tuple[object, ...]]] = {  # hands, violations, rejects
-            name: [] for name in TABLES if name not in self._built and name != "actions"
+            name: [] for name in TABLES if name not in self._built
         }
         self._seat_flags: list[np.ndarray] = []  # a table per hand (flag_table)
         self._hand_keys: list[list[object]] = [[] for _ in _HAND_KEYS]  # per hand added
         self._counts: dict[str, list[int]] = {name: [] for name in _PER_HAND}  # rows per hand
-        self._steps: list[context.Step | StepValues | _Unreplayed] = []
-        self._unreached = 0  # hands of the batch whose rows are values (see _add_action_rows)
-        self._step_keys: list[list[object]] = [[], [], []]  # player, cards, runout
         self._keys: list[tuple[str, str]] = []
         self._done: dict[str, list[pa.Table]] = {name: [] for name in TABLES}
 
@@ -241,12 +241,8 @@ class ChunkRows:
         return _add_seat_rows(self._built["seats"], self._seat_flags, hand, judged, settled)
 
     def _add_actions(self, hand: HandRecord, judged: Replay) -> int:
-        """Keep the steps; add the columns that come from the action rather than the step
-        (:func:`_add_action_rows`). Return the number of rows."""
-        names, cards, runs = self._step_keys
-        if _stopped_early(judged, hand):
-            self._unreached += 1  # its rows are values (StepValues and _Unreplayed)
-        return _add_action_rows(self._steps, names, cards, runs, hand, judged)
+        """Add a row per action of the log (:func:`_add_action_rows`); return how many."""
+        return _add_action_rows(self._built["actions"], hand, judged)
 
     def _add_pots(self, settled: Settlement) -> tuple[int, int]:
         """Add the awards, and a row per pot and runout (:func:`_add_pot_rows`); return how
@@ -261,7 +257,10 @@ class ChunkRows:
             built = self._built.get(name)
             if built is not None:
                 if built.n:
-                    columns = built.columns({f.name: f for f in schema})
+                    if name == "actions":
+                        columns = _action_columns(built, schema)
+                    else:
+                        columns = built.columns({f.name: f for f in schema})
                     if name == "seats":
                         flag_fields = [schema.field(flag) for flag in FLAG_NAMES]
                         flags = table_columns(self._seat_flags, flag_fields)
@@ -270,15 +269,6 @@ class ChunkRows:
                     columns.update(self._keys_of(name, keys))
                     self._done[name].append(_table(schema, columns))
                     self._built[name] = built.empty()  # a new one: Arrow shares its arrays
-                continue
-            if name == "actions":
-                if self._steps:
-                    columns = self._step_columns()
-                    columns.update(self._keys_of(name, keys))
-                    self._done[name].append(_table(schema, columns))
-                    self._steps = []
-                    self._unreached = 0
-                    self._step_keys = [[], [], []]
                 continue
             rows = self._rows[name]
             if not rows:
@@ -321,31 +311,6 @@ class ChunkRows:
             name: pa.concat_tables(parts) if parts else schema.empty_table()
             for (name, schema), parts in zip(TABLES.items(), self._done.values(), strict=True)
         }
-
-    def _step_columns(self) -> dict[str, pa.Array]:
-        """Convert the steps' columns in one pass (:func:`to_arrays`), with the actions' own."""
-        steps = self._steps
-        if self._unreached:  # some rows are values already: every row as values
-            rows = [s if type(s) is tuple else s.values() for s in steps]  # type: ignore[union-attr]
-            gathered = to_arrays(rows, _STEP_KINDS, _STEPS.types)
-        else:
-            gathered = _step_arrays(steps)  # type: ignore[arg-type]  # Steps, every one
-        columns: dict[str, pa.Array] = {}
-        for name, column in zip(_STEPS.names, gathered, strict=True):
-            if isinstance(column, pa.Array):
-                columns[name] = column
-            elif name == "violation":  # the codes found at each step, joined
-                joined = [",".join(codes) if codes else None for codes in column]
-                columns[name] = pa.array(joined, pa.string())
-            else:
-                columns[name] = pa.array(column, _STEPS.field(name).type)
-        columns["street"] = pa.DictionaryArray.from_arrays(columns["street"], _STREET_LABELS)
-        if not pa.types.is_dictionary(columns["type"].type):  # from the values: names
-            columns["type"] = pc.dictionary_encode(columns["type"])
-        schema = TABLES["actions"]
-        for name, values in zip(("player", "cards", "runout"), self._step_keys, strict=True):
-            columns[name] = pa.array(values, schema.field(name).type)
-        return columns
 
     def keys(self) -> list[tuple[str, str]]:
         """Return the (site, hand_id) of every hand added, in order."""
@@ -580,84 +545,114 @@ def _add_pot_rows(pots: Columns, awards: Columns, settled: Settlement) -> tuple[
     return n_pots, len(awarded)
 
 
-def _add_action_rows(
-    rows: list[context.Step | StepValues | _Unreplayed],
-    names: list[object],
-    cards: list[object],
-    runs: list[object],
-    hand: HandRecord,
-    judged: Replay,
-) -> int:
-    """Add each step to ``rows``, and its action's player, cards and runout to ``names``,
-    ``cards`` and ``runs``; return how many.
+def _add_action_rows(out: Columns, hand: HandRecord, judged: Replay) -> int:
+    """Add a row to ``out`` (the actions' :class:`Columns`) per action of the log; return
+    how many.
 
     Every action of the log has a row: one the replay did not reach (it stopped at a
     fatal violation) has the log's own values and none of the rules' (street, pot …), and
-    then every row of the hand is added as values (:func:`_with_unreplayed`).
+    then every row of the hand is added from values (:func:`_with_unreplayed`).
     """
-    steps = judged.steps
-    actions = hand.actions
     players: dict[int | None, str] = {s.seat: s.player for s in hand.seats}
     if _stopped_early(judged, hand):
-        added = _with_unreplayed(judged, hand)
-        rows.extend(added)
-        for row in added:
-            _add_action_keys(names, cards, runs, actions[row[0]], players.get(row[2]))
-        return len(added)
-    rows.extend(steps)
-    for step in steps:  # the step's action, and its seat's player (board cards: None)
-        _add_action_keys(names, cards, runs, actions[step.seq], players.get(step.seat))
-    return len(steps)
+        return _add_value_rows(out, _with_unreplayed(judged, hand), hand.actions, players)
+    return _add_step_rows(out, judged.steps, hand.actions, players)
 
 
-def _add_action_keys(
-    names: list[object], cards: list[object], runs: list[object], action: Action, player: object
-) -> None:
-    """Add an action's player, cards and runout to their columns."""
-    names.append(player)
-    dealt = action.cards
-    cards.append(None if dealt is None else card_text(dealt))
-    runs.append(action.run)
-
-
-_ABSENT = ABSENT  # a C constant in the compiled form
-
-
-def _step_arrays(steps: list[context.Step]) -> list[pa.Array | list[object]]:
-    """Return the steps' columns as :func:`~pipeline.lake.columns.to_arrays` returns those
-    of their values (in :data:`_STEPS` order: an Arrow array per integer and boolean field,
-    a list of the codes), but the type as dictionary codes (:data:`_TYPE_LABELS`), read
-    straight from the steps (compiled, their C fields), without a tuple of values per step."""
+def _add_step_rows(
+    out: Columns,
+    steps: tuple[Step, ...],
+    actions: tuple[Action, ...],
+    players: dict[int | None, str],
+) -> int:
+    """Add a row per step (compiled, read from its C fields), with its action's cards and
+    runout and its seat's player; return how many."""
     n = len(steps)
-    ints = np.zeros((len(_STEP_INTS), n), np.int64)
-    all_in = np.zeros(n, np.uint8)
-    kinds = np.zeros(n, np.int8)
-    codes: list[object] = [None] * n
-    int_view = ints
-    flag_view = all_in
-    kind_view = kinds
+    out.reserve(n)
+    view = out.view
+    row = out.n
+    player_col, cards_col, codes_col = out.text
     type_codes = _TYPE_CODES
     for i in range(n):
         step = steps[i]
-        int_view[0, i] = step.seq
-        int_view[1, i] = step.street
-        int_view[2, i] = _ABSENT if step.seat is None else step.seat
-        int_view[3, i] = _ABSENT if step.amount is None else step.amount
-        int_view[4, i] = _ABSENT if step.to is None else step.to
-        int_view[5, i] = step.pot_before
-        int_view[6, i] = _ABSENT if step.stack_before is None else step.stack_before
-        int_view[7, i] = _ABSENT if step.to_call is None else step.to_call
-        int_view[8, i] = _ABSENT if step.min_to is None else step.min_to
-        int_view[9, i] = _ABSENT if step.max_to is None else step.max_to
-        flag_view[i] = step.all_in
-        kind_view[i] = type_codes[step.type]
-        codes[i] = step.codes
-    types = pa.DictionaryArray.from_arrays(pa.array(kinds, pa.int8()), _TYPE_LABELS)
-    columns: dict[str, pa.Array | list[object]] = {"type": types, "violation": codes}
-    columns["all_in"] = pa.array(all_in.view(np.bool_), pa.bool_())
-    for k, name in enumerate(_STEP_INTS):
-        columns[name] = int_array(ints[k], _STEPS.field(name).type)
-    return [columns[name] for name in _STEPS.names]
+        action = actions[step.seq]
+        view[0, row] = step.seq
+        view[1, row] = step.street
+        view[2, row] = _ABSENT if step.seat is None else step.seat
+        view[3, row] = type_codes[step.type]
+        view[4, row] = _ABSENT if step.amount is None else step.amount
+        view[5, row] = _ABSENT if step.to is None else step.to  # to_amount
+        view[6, row] = step.pot_before
+        view[7, row] = _ABSENT if step.stack_before is None else step.stack_before
+        view[8, row] = _ABSENT if step.to_call is None else step.to_call
+        view[9, row] = _ABSENT if step.min_to is None else step.min_to
+        view[10, row] = _ABSENT if step.max_to is None else step.max_to
+        view[11, row] = step.all_in
+        view[12, row] = _ABSENT if action.run is None else action.run  # runout
+        player_col.append(players.get(step.seat))
+        dealt = action.cards
+        cards_col.append(None if dealt is None else card_text(dealt))
+        codes = step.codes  # the codes found at the step, joined
+        codes_col.append(",".join(codes) if codes else None)
+        row += 1
+    out.n = row
+    return n
+
+
+def _add_value_rows(
+    out: Columns,
+    rows: list[StepValues | _Unreplayed],
+    actions: tuple[Action, ...],
+    players: dict[int | None, str],
+) -> int:
+    """Add a row per step's values (:meth:`Step.values`, or an action the replay did not
+    reach: None where the rules' values would be), as :func:`_add_step_rows` adds steps;
+    return how many."""
+    n = len(rows)
+    out.reserve(n)
+    view = out.view
+    row = out.n
+    player_col, cards_col, codes_col = out.text
+    type_codes = _TYPE_CODES
+    for values in rows:
+        seq, street, seat, kind, amount, to, pot, stack, to_call, min_to, max_to, all_in, codes = (
+            values
+        )
+        action = actions[seq]
+        view[0, row] = seq
+        view[1, row] = _ABSENT if street is None else street
+        view[2, row] = _ABSENT if seat is None else seat
+        view[3, row] = type_codes[kind]
+        view[4, row] = _ABSENT if amount is None else amount
+        view[5, row] = _ABSENT if to is None else to
+        view[6, row] = _ABSENT if pot is None else pot
+        view[7, row] = _ABSENT if stack is None else stack
+        view[8, row] = _ABSENT if to_call is None else to_call
+        view[9, row] = _ABSENT if min_to is None else min_to
+        view[10, row] = _ABSENT if max_to is None else max_to
+        view[11, row] = _ABSENT if all_in is None else all_in
+        view[12, row] = _ABSENT if action.run is None else action.run
+        player_col.append(players.get(seat))
+        dealt = action.cards
+        cards_col.append(None if dealt is None else card_text(dealt))
+        codes_col.append(",".join(codes) if codes else None)
+        row += 1
+    out.n = row
+    return n
+
+
+def _action_columns(built: Columns, schema: pa.Schema) -> dict[str, pa.Array]:
+    """Return the actions' columns (but the keys): ``street`` and ``type`` as dictionaries
+    of every street's and type's name, ``all_in`` as flags, the others as gathered."""
+    fields = {f.name: f for f in schema}
+    columns = built.columns(fields | _AS_CODES)
+    columns["street"] = pa.DictionaryArray.from_arrays(columns["street"], _STREET_LABELS)
+    columns["type"] = pa.DictionaryArray.from_arrays(columns["type"], _TYPE_LABELS)
+    columns["all_in"] = columns["all_in"].cast(pa.bool_())
+    return columns
+
+
+_ABSENT = ABSENT  # a C constant in the compiled form
 
 
 def _with_unreplayed(judged: Replay, hand: HandRecord) -> list[StepValues | _Unreplayed]:
