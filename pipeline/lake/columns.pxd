@@ -11,10 +11,11 @@ import cython
 )
 cpdef list to_arrays(rows, kinds, types, bint one_pass=*)
 
-cdef tuple _CARD_TEXT
-cdef Py_ssize_t _LOWEST
+cdef tuple _CARD_TEXT, _PAIR_TEXT
+cdef Py_ssize_t _LOWEST, _SPAN
 
-@cython.locals(n=Py_ssize_t, i=Py_ssize_t, card=Py_ssize_t, parts=list)
+@cython.locals(n=Py_ssize_t, k=Py_ssize_t, card=Py_ssize_t, other=Py_ssize_t, parts=list,
+               items=tuple, text=str, pair=str, single=str)
 cpdef str card_text(cards)
 
 @cython.locals(card=Py_ssize_t)

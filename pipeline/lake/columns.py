@@ -52,24 +52,45 @@ the columns are converted by ``pa.array`` instead."""
 _LOWEST = UNKNOWN  # the lowest card int
 _CARD_TEXT = tuple(format_card(card) for card in range(_LOWEST, 52))
 """Each card's text, at the card's int minus :data:`_LOWEST` (``"??"`` first)."""
+_SPAN = len(_CARD_TEXT)
+_PAIR_TEXT = tuple(first + second for first in _CARD_TEXT for second in _CARD_TEXT)
+"""The text of each two cards, at the first's place in :data:`_CARD_TEXT` times
+:data:`_SPAN` plus the second's."""
 
 
 def card_text(cards: Sequence[int]) -> str:
     """Return cards as the lake writes them (``"AhKd"``): :func:`~pipeline.cards.format_cards`,
-    in a loop the compiled form runs on C integers (a hand's cards are written some twenty
-    times: hole cards, boards, the deck, the cards each award used).
+    made of texts of two cards (:data:`_PAIR_TEXT`): a card's text is itself, a hand's
+    four cards two texts put together (a hand's cards are written some twenty times:
+    hole cards, boards, the deck, the cards each award used).
 
-    >>> card_text((50, 45, -1)), card_text(())
-    ('AhKd??', '')
+    >>> card_text((50, 45, -1)), card_text((50,)), card_text(())
+    ('AhKd??', 'Ah', '')
     """
-    n = len(cards)
-    parts = [""] * n
-    for i in range(n):
-        card = cards[i]
-        if card < _LOWEST or card > 51:
+    items = tuple(cards)  # itself if a tuple: read unchecked when compiled
+    n = len(items)
+    parts = [""] * (n // 2 + n % 2) if n > 4 else None  # else put together as they come
+    text = ""
+    for k in range(n // 2):
+        card = items[2 * k]
+        other = items[2 * k + 1]
+        if card < _LOWEST or card > 51 or other < _LOWEST or other > 51:
             return format_cards(cards)  # not a card: it says which
-        parts[i] = _CARD_TEXT[card - _LOWEST]
-    return "".join(parts)
+        pair = _PAIR_TEXT[(card - _LOWEST) * _SPAN + other - _LOWEST]
+        if parts is None:
+            text = pair if k == 0 else text + pair
+        else:
+            parts[k] = pair
+    if n % 2:
+        card = items[n - 1]
+        if card < _LOWEST or card > 51:
+            return format_cards(cards)
+        single = _CARD_TEXT[card - _LOWEST]
+        if parts is None:
+            text = single if n == 1 else text + single
+        else:
+            parts[n // 2] = single
+    return text if parts is None else "".join(parts)
 
 
 def known_card_text(cards: Sequence[int] | None) -> str | None:
