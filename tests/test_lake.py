@@ -23,16 +23,16 @@ from pipeline.cli import app, main
 from pipeline.formats import frame_bytes, read_hands
 from pipeline.formats.jsonl import read_jsonl, write_jsonl
 from pipeline.generate import generate_hands
-from pipeline.lake.columns import Columns
 from pipeline.lake.manifest import load_manifest
 from pipeline.lake.query import run_query
 from pipeline.lake.rows import (
     _ACTION_INTS,
-    _ACTION_TEXT,
-    _action_columns,
+    _Actions,
+    _add_players,
     _add_step_rows,
     _add_value_rows,
     _minified,
+    _Unreplayed,
 )
 from pipeline.lake.schema import TABLES, describe, snapshot
 from pipeline.lake.staged import PLAIN, STATISTICS
@@ -40,7 +40,7 @@ from pipeline.lake.store import LOCK, LakeLocked, lake_lock
 from pipeline.model import HandRecord
 from pipeline.reports.explain import explain
 from pipeline.rules import get_rule_set, replay
-from pipeline.rules.context import STEP_FIELDS
+from pipeline.rules.context import STEP_FIELDS, StepValues
 from pipeline.run import _Cut, _Made, _stream_tasks, run_lake
 from tests.handbuilder import blinds, build, collected, deal, fold, uncalled, with_result
 from tests.test_pokerstars_robust import many_hands
@@ -917,7 +917,7 @@ def test_the_actions_columns_follow_the_fields_of_a_step() -> None:
     renamed = {"to": "to_amount"}
     assert [renamed.get(name, name) for name in STEP_FIELDS[:-1]] == list(_ACTION_INTS[:12])
     assert STEP_FIELDS[-1] == "codes"  # joined, as the violation column
-    assert set(_ACTION_INTS + _ACTION_TEXT) <= set(TABLES["actions"].names)
+    assert {*_ACTION_INTS, "cards", "violation"} <= set(TABLES["actions"].names)
 
 
 def test_steps_read_field_by_field_give_the_columns_of_their_values() -> None:
@@ -929,19 +929,27 @@ def test_steps_read_field_by_field_give_the_columns_of_their_values() -> None:
     assert any(s.seat is None for s in steps) and any(s.codes for s in steps)
     assert any(s.min_to is None for s in steps) and any(s.min_to is not None for s in steps)
     assert any(s.all_in for s in steps) and any(a.run is not None for h in hands for a in h.actions)
-    by_fields = Columns(_ACTION_INTS, _ACTION_TEXT)
-    by_values = Columns(_ACTION_INTS, _ACTION_TEXT)
+    by_fields, by_values = _Actions(), _Actions()
     for hand, j in zip(hands, judged, strict=True):
-        players: dict[int | None, str] = {s.seat: s.player for s in hand.seats}
-        _add_step_rows(by_fields, j.steps, hand.actions, players)
-        _add_value_rows(by_values, [s.values() for s in j.steps], hand.actions, players)
+        players = _add_players(by_fields.names, hand)
+        assert _add_players(by_values.names, hand) == players
+        _add_step_rows(by_fields.values, by_fields.notes, j.steps, hand.actions, players)
+        values: list[StepValues | _Unreplayed] = [s.values() for s in j.steps]
+        _add_value_rows(by_values.values, by_values.notes, values, hand.actions, players)
     schema = TABLES["actions"]
-    ours, theirs = _action_columns(by_fields, schema), _action_columns(by_values, schema)
+    ours, theirs = by_fields.columns(schema), by_values.columns(schema)
     assert ours.keys() == theirs.keys() and len(ours["seq"]) == len(steps)
     for name, column in ours.items():
         assert column.equals(theirs[name]), name
     assert ours["street"].type == schema.field("street").type
     assert ours["all_in"].to_pylist().count(True) == sum(s.all_in for s in steps)
+    players_of: list[str | None] = []
+    for hand, j in zip(hands, judged, strict=True):
+        seated = {s.seat: s.player for s in hand.seats}
+        players_of += [None if s.seat is None else seated.get(s.seat) for s in j.steps]
+    assert ours["player"].to_pylist() == players_of
+    coded = [",".join(s.codes) if s.codes else None for s in steps]
+    assert ours["violation"].to_pylist() == coded and any(coded)
 
 
 def test_hands_by_variant_counts_hands_with_errors_and_errors_apart(tmp_path: Path) -> None:

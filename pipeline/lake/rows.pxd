@@ -28,17 +28,22 @@ cpdef Py_ssize_t _add_seat_rows(
     Columns out, list flag_tables, HandC hand, ReplayC judged, SettlementC settled
 ) except -1
 
-@cython.locals(players=dict, s=SeatC)
-cpdef Py_ssize_t _add_action_rows(Columns out, HandC hand, ReplayC judged) except -1
+cpdef Py_ssize_t _add_action_rows(object out, HandC hand, ReplayC judged) except -1
+
+@cython.locals(first=Py_ssize_t, places=dict, s=SeatC)
+cpdef dict _add_players(list names, HandC hand)
 
 @cython.locals(n=Py_ssize_t, i=Py_ssize_t, row=Py_ssize_t, step=Step, action=ActionC,
-               view=cython.longlong[:, ::1], player_col=list, cards_col=list, codes_col=list,
-               type_codes=dict, codes=tuple)
-cpdef Py_ssize_t _add_step_rows(Columns out, tuple steps, tuple actions, dict players) except -1
+               view=cython.longlong[:, ::1], cards_col=list, type_codes=dict, codes=tuple)
+cpdef Py_ssize_t _add_step_rows(
+    Columns out, dict notes, tuple steps, tuple actions, dict players
+) except -1
 
 @cython.locals(n=Py_ssize_t, row=Py_ssize_t, action=ActionC, view=cython.longlong[:, ::1],
-               player_col=list, cards_col=list, codes_col=list, type_codes=dict)
-cpdef Py_ssize_t _add_value_rows(Columns out, list rows, tuple actions, dict players) except -1
+               cards_col=list, type_codes=dict)
+cpdef Py_ssize_t _add_value_rows(
+    Columns out, dict notes, list rows, tuple actions, dict players
+) except -1
 
 cdef long long _ABSENT
 

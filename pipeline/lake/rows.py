@@ -113,15 +113,20 @@ _ACTION_INTS = (
     "max_to",
     "all_in",
     "runout",
+    "player",
 )
 """The actions' columns kept as integers, in :func:`_add_step_rows`' order: a step's
 fields (``to`` as ``to_amount``), ``street`` and ``type`` as their codes in
 :data:`_STREET_LABELS` and :data:`_TYPE_LABELS`, ``all_in`` as 0 or 1; then the action's
-``runout``."""
-_ACTION_TEXT = ("player", "cards", "violation")
-_AS_CODES = {name: pa.field(name, pa.int8()) for name in ("street", "type", "all_in")}
-"""The actions' columns gathered as small integers, then made dictionaries or flags
-(:func:`_action_columns`)."""
+``runout``, and the player as their place in :attr:`_Actions.names`."""
+_AS_CODES = {
+    "street": pa.field("street", pa.int8()),
+    "type": pa.field("type", pa.int8()),
+    "all_in": pa.field("all_in", pa.int8()),
+    "player": pa.field("player", pa.int64()),
+}
+"""The actions' columns gathered as integers, then made dictionaries, flags or names
+(:meth:`_Actions.columns`)."""
 
 
 def _table(schema: pa.Schema, columns: dict[str, pa.Array]) -> pa.Table:
@@ -137,7 +142,7 @@ _STREET_LABELS = pa.array([street.label for street in sorted(Street)], pa.string
 _TYPE_LABELS = pa.array([kind.value for kind in ActionType], pa.string())
 _TYPE_CODES = {kind: code for code, kind in enumerate(ActionType)}
 """Each action type's code in the actions' ``type`` column (a dictionary of every type's
-name: :func:`_action_columns`)."""
+name: :meth:`_Actions.columns`)."""
 
 
 def _gathered(
@@ -172,10 +177,10 @@ class ChunkRows:
             "seats": Columns(_SEAT_INTS, _SEAT_TEXT),
             "pots": Columns(_POT_INTS, lists=_POT_LISTS),
             "awards": Columns(_AWARD_INTS, _AWARD_TEXT, _AWARD_LISTS),
-            "actions": Columns(_ACTION_INTS, _ACTION_TEXT),
         }
+        self._actions = _Actions()
         self._rows: dict[str, list[tuple[object, ...]]] = {  # hands, violations, rejects
-            name: [] for name in TABLES if name not in self._built
+            name: [] for name in TABLES if name not in self._built and name != "actions"
         }
         self._seat_flags: list[np.ndarray] = []  # a table per hand (flag_table)
         self._hand_keys: list[list[object]] = [[] for _ in _HAND_KEYS]  # per hand added
@@ -242,7 +247,7 @@ class ChunkRows:
 
     def _add_actions(self, hand: HandRecord, judged: Replay) -> int:
         """Add a row per action of the log (:func:`_add_action_rows`); return how many."""
-        return _add_action_rows(self._built["actions"], hand, judged)
+        return _add_action_rows(self._actions, hand, judged)
 
     def _add_pots(self, settled: Settlement) -> tuple[int, int]:
         """Add the awards, and a row per pot and runout (:func:`_add_pot_rows`); return how
@@ -257,10 +262,7 @@ class ChunkRows:
             built = self._built.get(name)
             if built is not None:
                 if built.n:
-                    if name == "actions":
-                        columns = _action_columns(built, schema)
-                    else:
-                        columns = built.columns({f.name: f for f in schema})
+                    columns = built.columns({f.name: f for f in schema})
                     if name == "seats":
                         flag_fields = [schema.field(flag) for flag in FLAG_NAMES]
                         flags = table_columns(self._seat_flags, flag_fields)
@@ -269,6 +271,13 @@ class ChunkRows:
                     columns.update(self._keys_of(name, keys))
                     self._done[name].append(_table(schema, columns))
                     self._built[name] = built.empty()  # a new one: Arrow shares its arrays
+                continue
+            if name == "actions":
+                if self._actions.values.n:
+                    columns = self._actions.columns(schema)
+                    columns.update(self._keys_of(name, keys))
+                    self._done[name].append(_table(schema, columns))
+                    self._actions = self._actions.empty()
                 continue
             rows = self._rows[name]
             if not rows:
@@ -545,33 +554,79 @@ def _add_pot_rows(pots: Columns, awards: Columns, settled: Settlement) -> tuple[
     return n_pots, len(awarded)
 
 
-def _add_action_rows(out: Columns, hand: HandRecord, judged: Replay) -> int:
-    """Add a row to ``out`` (the actions' :class:`Columns`) per action of the log; return
-    how many.
+class _Actions:
+    """A batch's rows of ``actions``: their values in typed columns (:data:`_ACTION_INTS`,
+    and the cards as text), each hand's players once (:attr:`names`), and the joined
+    codes of the rows with a violation, by row (:attr:`notes`: most rows have none)."""
+
+    def __init__(self, capacity: int = 1024) -> None:
+        self.values = Columns(_ACTION_INTS, ("cards",), capacity=capacity)
+        self.names: list[str] = []
+        self.notes: dict[int, str] = {}
+
+    def empty(self) -> _Actions:
+        """Return a new buffer, with room for a quarter more rows than this one's."""
+        return _Actions(self.values.n + self.values.n // 4)
+
+    def columns(self, schema: pa.Schema) -> dict[str, pa.Array]:
+        """Return the columns filled (but the keys): ``street`` and ``type`` as
+        dictionaries of every street's and type's name, ``all_in`` as flags, ``player``
+        taken from the names, ``violation`` from the notes."""
+        n = self.values.n
+        columns = self.values.columns({f.name: f for f in schema} | _AS_CODES)
+        columns["street"] = pa.DictionaryArray.from_arrays(columns["street"], _STREET_LABELS)
+        columns["type"] = pa.DictionaryArray.from_arrays(columns["type"], _TYPE_LABELS)
+        columns["all_in"] = columns["all_in"].cast(pa.bool_())
+        columns["player"] = pa.array(self.names, pa.string()).take(columns["player"])
+        if not self.notes:
+            columns["violation"] = pa.nulls(n, pa.string())
+            return columns
+        joined: list[str | None] = [None] * n
+        for row, text in self.notes.items():
+            joined[row] = text
+        columns["violation"] = pa.array(joined, pa.string())
+        return columns
+
+
+def _add_action_rows(out: _Actions, hand: HandRecord, judged: Replay) -> int:
+    """Add a row to ``out`` per action of the log; return how many.
 
     Every action of the log has a row: one the replay did not reach (it stopped at a
     fatal violation) has the log's own values and none of the rules' (street, pot …), and
     then every row of the hand is added from values (:func:`_with_unreplayed`).
     """
-    players: dict[int | None, str] = {s.seat: s.player for s in hand.seats}
+    players = _add_players(out.names, hand)
     if _stopped_early(judged, hand):
-        return _add_value_rows(out, _with_unreplayed(judged, hand), hand.actions, players)
-    return _add_step_rows(out, judged.steps, hand.actions, players)
+        rows = _with_unreplayed(judged, hand)
+        return _add_value_rows(out.values, out.notes, rows, hand.actions, players)
+    return _add_step_rows(out.values, out.notes, judged.steps, hand.actions, players)
+
+
+def _add_players(names: list[str], hand: HandRecord) -> dict[int | None, int]:
+    """Add the name of each seat's player to ``names``; return each seat's place there."""
+    first = len(names)
+    places: dict[int | None, int] = {}
+    for s in hand.seats:
+        places[s.seat] = first + len(places)
+        names.append(s.player)
+    return places
 
 
 def _add_step_rows(
     out: Columns,
+    notes: dict[int, str],
     steps: tuple[Step, ...],
     actions: tuple[Action, ...],
-    players: dict[int | None, str],
+    players: dict[int | None, int],
 ) -> int:
     """Add a row per step (compiled, read from its C fields), with its action's cards and
-    runout and its seat's player; return how many."""
+    runout and its player's place in the names, and the codes of a step that has any to
+    ``notes``; return how many."""
     n = len(steps)
     out.reserve(n)
     view = out.view
     row = out.n
-    player_col, cards_col, codes_col = out.text
+    cards_col = out.text[0]
     type_codes = _TYPE_CODES
     for i in range(n):
         step = steps[i]
@@ -589,11 +644,13 @@ def _add_step_rows(
         view[10, row] = _ABSENT if step.max_to is None else step.max_to
         view[11, row] = step.all_in
         view[12, row] = _ABSENT if action.run is None else action.run  # runout
-        player_col.append(players.get(step.seat))
+        place = players.get(step.seat)
+        view[13, row] = _ABSENT if place is None else place  # player
         dealt = action.cards
         cards_col.append(None if dealt is None else card_text(dealt))
         codes = step.codes  # the codes found at the step, joined
-        codes_col.append(",".join(codes) if codes else None)
+        if codes:
+            notes[row] = ",".join(codes)
         row += 1
     out.n = row
     return n
@@ -601,9 +658,10 @@ def _add_step_rows(
 
 def _add_value_rows(
     out: Columns,
+    notes: dict[int, str],
     rows: list[StepValues | _Unreplayed],
     actions: tuple[Action, ...],
-    players: dict[int | None, str],
+    players: dict[int | None, int],
 ) -> int:
     """Add a row per step's values (:meth:`Step.values`, or an action the replay did not
     reach: None where the rules' values would be), as :func:`_add_step_rows` adds steps;
@@ -612,7 +670,7 @@ def _add_value_rows(
     out.reserve(n)
     view = out.view
     row = out.n
-    player_col, cards_col, codes_col = out.text
+    cards_col = out.text[0]
     type_codes = _TYPE_CODES
     for values in rows:
         seq, street, seat, kind, amount, to, pot, stack, to_call, min_to, max_to, all_in, codes = (
@@ -632,24 +690,15 @@ def _add_value_rows(
         view[10, row] = _ABSENT if max_to is None else max_to
         view[11, row] = _ABSENT if all_in is None else all_in
         view[12, row] = _ABSENT if action.run is None else action.run
-        player_col.append(players.get(seat))
+        place = players.get(seat)
+        view[13, row] = _ABSENT if place is None else place
         dealt = action.cards
         cards_col.append(None if dealt is None else card_text(dealt))
-        codes_col.append(",".join(codes) if codes else None)
+        if codes:
+            notes[row] = ",".join(codes)
         row += 1
     out.n = row
     return n
-
-
-def _action_columns(built: Columns, schema: pa.Schema) -> dict[str, pa.Array]:
-    """Return the actions' columns (but the keys): ``street`` and ``type`` as dictionaries
-    of every street's and type's name, ``all_in`` as flags, the others as gathered."""
-    fields = {f.name: f for f in schema}
-    columns = built.columns(fields | _AS_CODES)
-    columns["street"] = pa.DictionaryArray.from_arrays(columns["street"], _STREET_LABELS)
-    columns["type"] = pa.DictionaryArray.from_arrays(columns["type"], _TYPE_LABELS)
-    columns["all_in"] = columns["all_in"].cast(pa.bool_())
-    return columns
 
 
 _ABSENT = ABSENT  # a C constant in the compiled form
