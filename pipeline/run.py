@@ -24,6 +24,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
@@ -267,7 +268,13 @@ def run_lake(
         raise FileNotFoundError(errno.ENOENT, "no hand log to read in", " ".join(given))
     made = _Made(root)  # before the lock, which makes the folder
     count = workers if workers is not None else min(os.cpu_count() or 1, MAX_WORKERS)
-    with made.removed_if_emptied(), lake_lock(root), made.emptied_on_failure():
+    hashing = ThreadPoolExecutor(1, thread_name_prefix="croupier-sha256")
+    with (
+        made.removed_if_emptied(),
+        lake_lock(root),
+        made.emptied_on_failure(),
+        _shut_on_exit(hashing),
+    ):
         manifest = load_manifest(root)
         ingested = manifest.ingested()
         if executor == "local" and count > 1 and _surely_new(names, manifest, ingested, replace):
@@ -287,9 +294,15 @@ def run_lake(
         plan: list[tuple[str, str, int]] = []
         replaced: set[str] = set()  # the inputs --replace takes the rows of
         planned: set[str] = set()
+        hashes: dict[str, Future[tuple[str, int]]] = {}  # of inputs hashed as they are read
+        unlike = {} if replace else _unlike_sizes(names, manifest, ingested)
         for name in names:
             if name == "-":
                 plan.append((name, "", 0))
+                continue
+            if name in unlike:  # new: its hash is taken alongside the reading, not before
+                hashes[name] = hashing.submit(sha256_of, name)
+                plan.append((name, "", unlike[name]))
                 continue
             sha, size = sha256_of(name)
             if sha in planned or (sha in ingested and not replace):  # planned: named twice
@@ -348,8 +361,10 @@ def run_lake(
                     progress("hands", result.read)
                 if converted:  # so all its hands are (see pipeline.formats.FILE_MARKED)
                     _mark_converted(staging, added[first_file:])
+                if name in hashes:
+                    entry.sha256, entry.size = hashes[name].result()
                 for f in added[first_file:]:
-                    f.input = entry.sha256  # stdin's hash is known only once it is read
+                    f.input = entry.sha256  # known only now for stdin and new files
                 if name == "-" and (entry.sha256 in ingested or entry.sha256 in planned):
                     _drop_rejects(staging, added, first_file, entry)  # the same bytes again
                 planned.add(entry.sha256)
@@ -385,6 +400,34 @@ def run_lake(
     report.retired = len(retire)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _unlike_sizes(names: list[str], manifest: Manifest, ingested: dict[str, str]) -> dict[str, int]:
+    """Return the inputs (with their sizes) of a size that no input the lake holds had
+    and no other input of the run has: new, and unlike each other, whatever their hash.
+    Their hashes can be taken as they are read rather than before (in a thread: hashing
+    lets other threads run), for the manifest. An input whose size cannot be read is
+    left to be hashed first, which says what is wrong."""
+    held = {e.size for run in manifest.runs for e in run.inputs if e.sha256 in ingested}
+    sizes: list[tuple[str, int]] = []  # a file named twice is there twice
+    for name in names:
+        if name == "-":
+            continue
+        try:
+            sizes.append((name, os.path.getsize(name)))
+        except OSError:
+            continue
+    count = Counter(size for _, size in sizes)
+    return {name: size for name, size in sizes if size not in held and count[size] == 1}
+
+
+@contextlib.contextmanager
+def _shut_on_exit(pool: ThreadPoolExecutor) -> Iterator[None]:
+    """Stop ``pool`` on leaving: its tasks left unstarted are cancelled."""
+    try:
+        yield
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _surely_new(

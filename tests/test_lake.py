@@ -1305,6 +1305,41 @@ def test_a_file_named_twice_is_read_once_and_a_folder_without_logs_makes_no_lake
     assert not (tmp_path / "none").exists()
 
 
+def test_new_inputs_hashed_as_they_are_read_are_recorded_and_skipped_as_any(
+    tmp_path: Path,
+) -> None:
+    # inputs of sizes the lake has not seen are hashed alongside their reading (the driver
+    # does not wait for it); inputs of one size, or of a size the lake holds, first
+    lake = tmp_path / "lake"
+    a = _generated(tmp_path / "a.jsonl", 7, seed=31)
+    b = _generated(tmp_path / "b.jsonl", 4, seed=32)
+    twin = tmp_path / "twin.jsonl"  # b's bytes under another name: one size, read once
+    twin.write_bytes(b.read_bytes())
+    report = run_lake([str(a), str(b), str(twin)], lake, workers=2)
+    given = {Path(i.path).name: i for i in report.inputs}
+    assert report.hands == 11 and [n for n, i in given.items() if i.skipped] == ["twin.jsonl"]
+    for path in (a, b, twin):
+        data = path.read_bytes()
+        entry = given[path.name]
+        assert (entry.sha256, entry.size) == (hashlib.sha256(data).hexdigest(), len(data))
+    run = load_manifest(lake).runs[0]
+    held = {sha for f in run.added for sha, _ in f.inputs()}
+    assert held == {given["a.jsonl"].sha256, given["b.jsonl"].sha256}
+    assert [i.sha256 for i in run.inputs] == [i.sha256 for i in report.inputs]
+    # a size the lake holds: hashed first, so skipped when its bytes are the same
+    again = run_lake([str(a), str(twin)], lake, workers=1)
+    assert again.hands == 0 and all(i.skipped for i in again.inputs)
+    same_size = tmp_path / "c.jsonl"  # a's size, other bytes: read, not skipped
+    data = a.read_bytes()
+    same_size.write_bytes(data.replace(b'"hand_id":"GEN-31-', b'"hand_id":"GEN-39-'))
+    assert len(same_size.read_bytes()) == len(data)
+    third = run_lake([str(same_size)], lake, workers=1)
+    assert (
+        third.hands == 7
+        and third.inputs[0].sha256 == hashlib.sha256(same_size.read_bytes()).hexdigest()
+    )
+
+
 def test_lines_are_matched_by_the_file_they_come_from_not_by_its_name(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
