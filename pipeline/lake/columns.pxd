@@ -23,7 +23,7 @@ cpdef object known_card_text(object cards)
 
 cdef class Columns:
     cdef public tuple names
-    cdef public Py_ssize_t n
+    cdef public Py_ssize_t n, capacity
     cdef public object ints
     cdef long long[:, ::1] view
     cdef public list text, items, ends

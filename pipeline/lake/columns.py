@@ -256,7 +256,8 @@ class Columns:
     ) -> None:
         self.names = (ints, text, lists)
         self.n = 0
-        self.ints = np.zeros((len(ints), max(capacity, 16)), np.int64)
+        self.capacity = max(capacity, 16)  # rows the arrays hold (read by each reserve)
+        self.ints = np.zeros((len(ints), self.capacity), np.int64)
         self.view = self.ints
         self.text: list[list[object]] = [[] for _ in text]
         self.items: list[list[object]] = [[] for _ in lists]
@@ -270,10 +271,10 @@ class Columns:
 
     def reserve(self, more: int) -> None:
         """Make room for ``more`` rows past the :attr:`n` filled."""
-        capacity = self.ints.shape[1]
-        if self.n + more <= capacity:
+        if self.n + more <= self.capacity:
             return
-        wider = np.zeros((self.ints.shape[0], max(2 * capacity, self.n + more)), np.int64)
+        self.capacity = max(2 * self.capacity, self.n + more)
+        wider = np.zeros((self.ints.shape[0], self.capacity), np.int64)
         wider[:, : self.n] = self.ints[:, : self.n]
         self.ints = wider
         self.view = wider
