@@ -7,3 +7,16 @@ from pipeline.rules.context cimport Run
 
 @cython.locals(hand=HandC, action=ActionC)
 cpdef bint _return_implied(Run run) except -1
+
+from pipeline.records cimport GameSpec as GameC
+from pipeline.rules.state cimport BettingState
+
+@cython.locals(hand=HandC, state=BettingState, complete=cython.bint)
+cpdef finish(Run run)
+
+@cython.locals(per_player=Py_ssize_t, hole=Py_ssize_t, board=Py_ssize_t, dealt=tuple,
+               game=GameC)
+cpdef _check_cards_drawn(Run run)
+
+@cython.locals(state=BettingState, shown=Py_ssize_t, i=Py_ssize_t)
+cpdef _check_showdown_order(Run run)

@@ -28,7 +28,10 @@ def finish(run: Run) -> None:
     incomplete = hand.partial or hand.cancelled
     if not incomplete and not state.hand_over:
         boards = boards_of(run)
-        complete = all(len(board) >= 5 for board in boards)
+        complete = True
+        for board in boards:  # a loop: the compiled form takes no closure here
+            if len(board) < 5:
+                complete = False
         if run.run_boards and complete and state.next_actor() is None:
             state.start_street(_SHOWDOWN)  # every runout dealt: the hands are shown
         if state.next_actor() is not None or not complete:
@@ -62,7 +65,8 @@ def _check_cards_drawn(run: Run) -> None:
     runout. More means some card was dealt twice, whether or not the log shows it: a deal
     no 52-card deck makes, e.g. Six-Card Omaha for nine players (54 hole cards). Burns are
     not counted: a dealer short of cards deals the last of the board from the burns."""
-    per_player = run.hand.game.hole_cards
+    game = run.hand.game
+    per_player = game.hole_cards
     hole = 0
     for seat in run.seats:
         dealt = run.dealt.get(seat)
@@ -90,7 +94,10 @@ def _check_showdown_order(run: Run) -> None:
     else:
         first = run.river_aggressor
     if first is None or state.folded[first]:
-        first = next(i for i in range(state.n) if not state.folded[i])
+        for i in range(state.n):  # the first player still in
+            if not state.folded[i]:
+                first = i
+                break
     seq, shown = run.shows[0]
     if shown != first:
         run.flag(
