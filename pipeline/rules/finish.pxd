@@ -18,5 +18,5 @@ cpdef finish(Run run)
                game=GameC)
 cpdef _check_cards_drawn(Run run)
 
-@cython.locals(state=BettingState, shown=Py_ssize_t, i=Py_ssize_t)
+@cython.locals(state=BettingState, shown=Py_ssize_t)
 cpdef _check_showdown_order(Run run)

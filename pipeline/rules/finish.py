@@ -94,10 +94,9 @@ def _check_showdown_order(run: Run) -> None:
     else:
         first = run.river_aggressor
     if first is None or state.folded[first]:
-        for i in range(state.n):  # the first player still in
-            if not state.folded[i]:
-                first = i
-                break
+        first = 0
+        while state.folded[first]:  # the first player still in (at a showdown, one is)
+            first += 1
     seq, shown = run.shows[0]
     if shown != first:
         run.flag(
