@@ -39,3 +39,6 @@ cpdef object _seat_amount(SeatAmountC f, Py_ssize_t scale)
 cpdef object _result(ResultC w, Py_ssize_t scale, Py_ssize_t bounty_scale)
 
 cpdef object _record(HandC w, tuple extras, object source, object line)
+
+@cython.locals(out=list)
+cpdef tuple _each(object wires, object convert, object scale, str path)

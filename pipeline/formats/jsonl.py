@@ -368,10 +368,9 @@ def _each(
     named under ``path[i]``. (The converters are module functions, which the compiled form
     gives typed arguments: a closure cannot have them.)"""
     out: list[T] = []
-    append = out.append
     try:
         for w in wires:
-            append(convert(w, scale))
+            out.append(convert(w, scale))  # compiled: a C call, no method looked up
     except _FieldError as error:
         raise error.within(f"{path}[{len(out)}]") from None
     return tuple(out)
