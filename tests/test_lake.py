@@ -912,10 +912,11 @@ def test_json_summary_survives_a_file_name_that_is_not_utf8(tmp_path: Path) -> N
 
 
 def test_the_actions_columns_follow_the_fields_of_a_step() -> None:
-    # a step's fields are written into the actions' columns by position: a field added to
-    # Step or moved must be here too
-    renamed = {"to": "to_amount"}
-    assert [renamed.get(name, name) for name in STEP_FIELDS[:-1]] == list(_ACTION_INTS[:12])
+    # _add_step_rows writes a step's fields by position, in this order: a field added to
+    # Step or moved changes _ACTION_INTS (made from Step's fields) and must be written there
+    written = "seq street seat type amount to_amount pot_before stack_before to_call min_to"
+    order = (*written.split(), "max_to", "all_in", "runout", "player")
+    assert order == _ACTION_INTS
     assert STEP_FIELDS[-1] == "codes"  # joined, as the violation column
     assert {*_ACTION_INTS, "cards", "violation"} <= set(TABLES["actions"].names)
 

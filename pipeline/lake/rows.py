@@ -31,7 +31,7 @@ from pipeline.lake.schema import TABLES
 from pipeline.model import Action, ActionType, HandRecord, Status
 from pipeline.pots import split_evenly
 from pipeline.rules import Replay, context
-from pipeline.rules.context import Step, StepValues
+from pipeline.rules.context import STEP_FIELDS, Step, StepValues
 from pipeline.rules.state import Street
 from pipeline.rules.stats import FLAG_NAMES, flag_table, hand_positions
 from pipeline.settle import Half, Settlement, error_count, hand_status
@@ -100,18 +100,7 @@ _AWARD_INTS = ("pot_index", "runout", "seat", "amount")
 _AWARD_TEXT = ("half", "hand_description", "cards_used")
 _AWARD_LISTS = ("rules",)
 _ACTION_INTS = (
-    "seq",
-    "street",
-    "seat",
-    "type",
-    "amount",
-    "to_amount",
-    "pot_before",
-    "stack_before",
-    "to_call",
-    "min_to",
-    "max_to",
-    "all_in",
+    *("to_amount" if name == "to" else name for name in STEP_FIELDS if name != "codes"),
     "runout",
     "player",
 )
