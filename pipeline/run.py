@@ -277,7 +277,8 @@ def run_lake(
     ):
         manifest = load_manifest(root)
         ingested = manifest.ingested()
-        if executor == "local" and count > 1 and _surely_new(names, manifest, ingested, replace):
+        sizes = _Sizes.of(names, manifest, ingested)
+        if executor == "local" and count > 1 and (replace or sizes.any_new()):
             start_forkserver()  # its imports overlap the checks and the hashing below
         check_committed(root, manifest)  # before anything is written or cleaned
         report.leftovers = clean_orphans(root, manifest)[1]
@@ -295,7 +296,7 @@ def run_lake(
         replaced: set[str] = set()  # the inputs --replace takes the rows of
         planned: set[str] = set()
         hashes: dict[str, Future[tuple[str, int]]] = {}  # of inputs hashed as they are read
-        unlike = {} if replace else _unlike_sizes(names, manifest, ingested)
+        unlike = {} if replace else sizes.unlike()
         for name in names:
             if name == "-":
                 plan.append((name, "", 0))
@@ -402,23 +403,46 @@ def run_lake(
     return report
 
 
-def _unlike_sizes(names: list[str], manifest: Manifest, ingested: dict[str, str]) -> dict[str, int]:
-    """Return the inputs (with their sizes) of a size that no input the lake holds had
-    and no other input of the run has: new, and unlike each other, whatever their hash.
-    Their hashes can be taken as they are read rather than before (in a thread: hashing
-    lets other threads run), for the manifest. An input whose size cannot be read is
-    left to be hashed first, which says what is wrong."""
-    held = {e.size for run in manifest.runs for e in run.inputs if e.sha256 in ingested}
-    sizes: list[tuple[str, int]] = []  # a file named twice is there twice
-    for name in names:
-        if name == "-":
-            continue
-        try:
-            sizes.append((name, os.path.getsize(name)))
-        except OSError:
-            continue
-    count = Counter(size for _, size in sizes)
-    return {name: size for name, size in sizes if size not in held and count[size] == 1}
+@dataclass(frozen=True, slots=True)
+class _Sizes:
+    """The inputs' sizes (``None``: standard input, or a size that cannot be read), in
+    the order named (a file named twice is there twice), and the sizes of the inputs the
+    lake holds: read once, before any input is hashed."""
+
+    named: list[tuple[str, int | None]]
+    held: set[int]
+
+    @classmethod
+    def of(cls, names: list[str], manifest: Manifest, ingested: dict[str, str]) -> _Sizes:
+        """Read the sizes of ``names`` and of the inputs the lake holds (``ingested``:
+        :meth:`Manifest.ingested`)."""
+        named: list[tuple[str, int | None]] = []
+        for name in names:
+            try:
+                named.append((name, None if name == "-" else os.path.getsize(name)))
+            except OSError:  # hashing it will say what is wrong
+                named.append((name, None))
+        held = {e.size for run in manifest.runs for e in run.inputs if e.sha256 in ingested}
+        return cls(named, held)
+
+    def any_new(self) -> bool:
+        """Tell whether an input is sure to be read: standard input, one of a size no
+        input the lake holds had, or one whose size cannot be read. (A re-run on inputs
+        already ingested then starts no worker processes at all.)"""
+        return any(size is None or size not in self.held for _, size in self.named)
+
+    def unlike(self) -> dict[str, int]:
+        """Return the inputs (with their sizes) of a size that no input the lake holds had
+        and no other input of the run has: new, and unlike each other, whatever their
+        hash. Their hashes can be taken as they are read rather than before (in a thread:
+        hashing lets other threads run), for the manifest. An input whose size cannot be
+        read is left to be hashed first, which says what is wrong."""
+        count = Counter(size for _, size in self.named if size is not None)
+        return {
+            name: size
+            for name, size in self.named
+            if size is not None and size not in self.held and count[size] == 1
+        }
 
 
 @contextlib.contextmanager
@@ -428,25 +452,6 @@ def _shut_on_exit(pool: ThreadPoolExecutor) -> Iterator[None]:
         yield
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _surely_new(
-    names: list[str], manifest: Manifest, ingested: dict[str, str], replace: bool
-) -> bool:
-    """Tell, before any input is hashed, whether one of them is sure to be read: with
-    ``--replace``, from standard input, or of a size no input the lake holds (``ingested``:
-    :meth:`Manifest.ingested`) had. (A re-run on inputs already ingested then starts no
-    worker processes at all.)"""
-    if replace or "-" in names:
-        return True
-    sizes = {e.size for run in manifest.runs for e in run.inputs if e.sha256 in ingested}
-    for name in names:
-        try:
-            if os.path.getsize(name) not in sizes:
-                return True
-        except OSError:  # hashing it will say what is wrong
-            return True
-    return False
 
 
 @contextlib.contextmanager
