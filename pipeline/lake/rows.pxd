@@ -45,6 +45,11 @@ cpdef Py_ssize_t _add_value_rows(
     Columns out, dict notes, list rows, tuple actions, dict players
 ) except -1
 
+cdef int _add_action_part(
+    long long[:, ::1] view, list cards_col, dict notes, Py_ssize_t row, ActionC action,
+    object place, object codes
+) except -1
+
 cdef long long _ABSENT
 
 cpdef bint _stopped_early(ReplayC judged, HandC hand) except -1

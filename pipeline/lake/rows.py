@@ -632,14 +632,7 @@ def _add_step_rows(
         view[9, row] = _ABSENT if step.min_to is None else step.min_to
         view[10, row] = _ABSENT if step.max_to is None else step.max_to
         view[11, row] = step.all_in
-        view[12, row] = _ABSENT if action.run is None else action.run  # runout
-        place = players.get(step.seat)
-        view[13, row] = _ABSENT if place is None else place  # player
-        dealt = action.cards
-        cards_col.append(None if dealt is None else card_text(dealt))
-        codes = step.codes  # the codes found at the step, joined
-        if codes:
-            notes[row] = ",".join(codes)
+        _add_action_part(view, cards_col, notes, row, action, players.get(step.seat), step.codes)
         row += 1
     out.n = row
     return n
@@ -678,16 +671,32 @@ def _add_value_rows(
         view[9, row] = _ABSENT if min_to is None else min_to
         view[10, row] = _ABSENT if max_to is None else max_to
         view[11, row] = _ABSENT if all_in is None else all_in
-        view[12, row] = _ABSENT if action.run is None else action.run
-        place = players.get(seat)
-        view[13, row] = _ABSENT if place is None else place
-        dealt = action.cards
-        cards_col.append(None if dealt is None else card_text(dealt))
-        if codes:
-            notes[row] = ",".join(codes)
+        _add_action_part(view, cards_col, notes, row, action, players.get(seat), codes)
         row += 1
     out.n = row
     return n
+
+
+def _add_action_part(
+    view: np.ndarray,
+    cards_col: list[object],
+    notes: dict[int, str],
+    row: int,
+    action: Action,
+    place: int | None,
+    codes: tuple[str, ...],
+) -> int:
+    """Write the part of an action's row that :func:`_add_step_rows` and
+    :func:`_add_value_rows` both take from the action, not from the step or its values:
+    the runout, the player's place in the names, the cards, and the codes found at it
+    (joined, into ``notes``). Returns 0 (compiled, a C function: -1 says it raised)."""
+    view[12, row] = _ABSENT if action.run is None else action.run  # runout
+    view[13, row] = _ABSENT if place is None else place  # player
+    dealt = action.cards
+    cards_col.append(None if dealt is None else card_text(dealt))
+    if codes:
+        notes[row] = ",".join(codes)
+    return 0
 
 
 _ABSENT = ABSENT  # a C constant in the compiled form
