@@ -168,6 +168,52 @@ def test_card_text_of_a_number_that_is_no_card_raises(
         card_text(cards)
 
 
+TEXT_FORMS = [
+    functools.partial(pipeline.lake.columns.text_array, one_pass=True),
+    functools.partial(SOURCE.text_array, one_pass=True),
+]
+text_form = pytest.mark.parametrize("text_array", TEXT_FORMS, ids=["installed", "source"])
+
+
+@text_form
+@given(st.lists(st.none() | st.text(max_size=6) | st.text("AKh2 ", max_size=6), max_size=40))
+def test_text_arrays_are_pa_arrays(text_array: Callable[..., pa.Array], values: list[Any]) -> None:
+    # ASCII text is laid out in one pass; text beyond it (and surrogates) is pa.array's
+    try:
+        expected = pa.array(values, pa.string())
+    except Exception as error:
+        with pytest.raises(type(error)):
+            text_array(values, pa.string())
+        return
+    made = text_array(values, pa.string())
+    made.validate(full=True)
+    assert made.equals(expected)
+    assert made.null_count == values.count(None)
+
+
+@text_form
+@pytest.mark.parametrize("values", [["a", 1], ["a", 2.5, None], [b"a", "b"]], ids=str)
+def test_values_not_text_are_read_by_pa_array(
+    text_array: Callable[..., pa.Array], values: list[Any]
+) -> None:
+    # numbers raise pa.array's error; bytes are its to read (as UTF-8)
+    if not isinstance(values[0], bytes):
+        with pytest.raises(pa.ArrowException) as expected:
+            pa.array(values, pa.string())
+        with pytest.raises(type(expected.value)):
+            text_array(values, pa.string())
+        return
+    assert text_array(values, pa.string()).equals(pa.array(values, pa.string()))
+
+
+@text_form
+def test_other_types_are_pa_arrays(text_array: Callable[..., pa.Array]) -> None:
+    label = pa.dictionary(pa.int8(), pa.string())
+    assert text_array(["BTN", "SB", "BTN"], label).equals(pa.array(["BTN", "SB", "BTN"], label))
+    assert text_array([[1, 2], None], pa.list_(pa.int16())).to_pylist() == [[1, 2], None]
+    assert text_array(("a", None), pa.string()).to_pylist() == ["a", None]  # not a list
+
+
 KNOWN_CARD_TEXTS = [pipeline.lake.columns.known_card_text, SOURCE.known_card_text]
 
 

@@ -11,6 +11,15 @@ import cython
 )
 cpdef list to_arrays(rows, kinds, types, bint one_pass=*)
 
+cdef Py_ssize_t _MAX_OFFSET
+
+@cython.locals(
+    items=list, n=Py_ssize_t, i=Py_ssize_t, total=Py_ssize_t,
+    nulls=Py_ssize_t, offset_view=cython.int[::1], valid_view=cython.uchar[::1], present=list,
+    joined=str,
+)
+cpdef object text_array(object values, object type_, bint one_pass=*)
+
 cdef tuple _CARD_TEXT, _PAIR_TEXT
 cdef Py_ssize_t _LOWEST, _SPAN
 

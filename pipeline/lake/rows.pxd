@@ -1,6 +1,6 @@
 # C types for the compiled form (see setup.py); rows.py stays the source of truth.
 cimport cython
-from pipeline.lake.columns cimport Columns, card_text, known_card_text
+from pipeline.lake.columns cimport Columns, card_text, known_card_text, text_array
 from pipeline.records cimport Action as ActionC, HandRecord as HandC, Seat as SeatC
 from pipeline.records cimport GameSpec as GameC, RecordedResult as ResultC
 from pipeline.rules.context cimport Step

@@ -25,6 +25,7 @@ from pipeline.lake.columns import (
     kind_of,
     known_card_text,
     table_columns,
+    text_array,
     to_arrays,
 )
 from pipeline.lake.schema import TABLES
@@ -275,7 +276,7 @@ class ChunkRows:
             own = [f for f in schema if f.name not in keys] if per_hand else list(schema)
             gathered = _gathered(rows, own)
             columns = {
-                f.name: c if isinstance(c, pa.Array) else pa.array(c, f.type)
+                f.name: c if isinstance(c, pa.Array) else text_array(c, f.type)
                 for c, f in zip(gathered, own, strict=True)
             }
             if per_hand:
@@ -291,7 +292,7 @@ class ChunkRows:
             return {}
         schema = TABLES["hands"]
         return {
-            name: pa.array(values, schema.field(name).type)
+            name: text_array(values, schema.field(name).type)
             for name, values in zip(_HAND_KEYS, self._hand_keys, strict=True)
         }
 
@@ -566,14 +567,14 @@ class _Actions:
         columns["street"] = pa.DictionaryArray.from_arrays(columns["street"], _STREET_LABELS)
         columns["type"] = pa.DictionaryArray.from_arrays(columns["type"], _TYPE_LABELS)
         columns["all_in"] = columns["all_in"].cast(pa.bool_())
-        columns["player"] = pa.array(self.names, pa.string()).take(columns["player"])
+        columns["player"] = text_array(self.names, pa.string()).take(columns["player"])
         if not self.notes:
             columns["violation"] = pa.nulls(n, pa.string())
             return columns
         joined: list[str | None] = [None] * n
         for row, text in self.notes.items():
             joined[row] = text
-        columns["violation"] = pa.array(joined, pa.string())
+        columns["violation"] = text_array(joined, pa.string())
         return columns
 
 
