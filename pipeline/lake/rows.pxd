@@ -10,9 +10,13 @@ from pipeline.lake.settlement_view cimport Settlement as SettlementC
 cdef object _SHOW, _LOW
 cdef tuple _NOBODY, _SCOOP
 
-@cython.locals(game=GameC, result=ResultC)
-cpdef tuple _hand_row(
-    HandC hand, ReplayC judged, SettlementC settled, object month, object status,
+cdef dict _VARIANT_CODES, _BETTING_CODES, _STATUS_CODES
+
+@cython.locals(game=GameC, result=ResultC, view=cython.longlong[:, ::1], row=Py_ssize_t,
+               boards=list, source=list, table=list, started=list, mixed=list, currency=list,
+               deck=list, tournament=list, extras=list, rules=list, run=list)
+cpdef _add_hand_row(
+    Columns out, HandC hand, ReplayC judged, SettlementC settled, object status,
     tuple violations, object run_id
 )
 

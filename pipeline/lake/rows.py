@@ -29,7 +29,7 @@ from pipeline.lake.columns import (
     to_arrays,
 )
 from pipeline.lake.schema import TABLES
-from pipeline.model import Action, ActionType, HandRecord, Status
+from pipeline.model import Action, ActionType, Betting, HandRecord, Status, Variant
 from pipeline.pots import split_evenly
 from pipeline.rules import Replay, context
 from pipeline.rules.context import STEP_FIELDS, Step, StepValues
@@ -75,6 +75,48 @@ _HAND_KEYS = ("site", "hand_id", "month", "scale")
 """The columns a hand's rows have in common (each table has those its schema names)."""
 _PER_HAND = ("seats", "actions", "pots", "awards", "violations")
 """The tables whose rows are a hand's: their key columns are the hand's, repeated."""
+_HAND_INTS = (
+    "line",
+    "hole_cards",
+    "hi_lo",
+    "small_blind",
+    "big_blind",
+    "ante",
+    "small_bet",
+    "big_bet",
+    "button_seat",
+    "n_players",
+    "total_pot",
+    "rake",
+    "fees",
+    "added",
+    "n_violations",
+    "n_errors",
+    "payouts_match",
+    "settled",
+    "tournament",
+    "cash_out",
+    "converted",
+    "variant",
+    "betting",
+    "status",
+)
+"""The hands' columns kept as integers, in :func:`_add_hand_row`'s order: the flags as 0 or
+1 (``payouts_match`` null as :data:`ABSENT`), the last three as their codes in
+:data:`_HAND_LABELS`."""
+_HAND_TEXT = (
+    "source",
+    "table_name",
+    "started_at",
+    "mixed",
+    "currency",
+    "deck",
+    "tournament_id",
+    "extras",
+    "rules",
+    "run_id",
+)
+_HAND_LISTS = ("boards",)
 _SEAT_INTS = (
     "seat",
     "stack_start",
@@ -130,6 +172,22 @@ def _table(schema: pa.Schema, columns: dict[str, pa.Array]) -> pa.Table:
 
 _STREET_LABELS = pa.array([street.label for street in sorted(Street)], pa.string())
 _TYPE_LABELS = pa.array([kind.value for kind in ActionType], pa.string())
+_HAND_LABELS = {
+    "variant": pa.array([v.value for v in Variant], pa.string()),
+    "betting": pa.array([b.value for b in Betting], pa.string()),
+    "status": pa.array([s.value for s in Status], pa.string()),
+}
+"""The names of the hands' closed vocabularies, each value at its code (:func:`_add_hand_row`)."""
+_VARIANT_CODES = {v: code for code, v in enumerate(Variant)}
+_BETTING_CODES = {b: code for code, b in enumerate(Betting)}
+_STATUS_CODES = {s: code for code, s in enumerate(Status)}
+_HAND_AS_CODES = {
+    name: pa.field(name, pa.int8())
+    for name in _HAND_INTS
+    if name in _HAND_LABELS or TABLES["hands"].field(name).type == pa.bool_()
+}
+"""The hands' columns gathered as integers, then made dictionaries or flags
+(:func:`_hand_columns`)."""
 _TYPE_CODES = {kind: code for code, kind in enumerate(ActionType)}
 """Each action type's code in the actions' ``type`` column (a dictionary of every type's
 name: :meth:`_Actions.columns`)."""
@@ -146,30 +204,30 @@ def _gathered(
 class ChunkRows:
     """Rows of every table for one chunk of hands.
 
-    The rows of hands, violations and rejects are tuples in their schema's column order,
+    The rows of violations and rejects (few) are tuples in their schema's column order,
     turned into columns at each :meth:`flush` (:func:`~pipeline.lake.columns.to_arrays`);
-    the values of actions, seats, pots and awards are written into columns as they come
-    (:class:`Columns`), an action's while its step is at hand (the steps then die with
-    their replay, not at the flush). In interpreted Python, building a tuple per row and
-    transposing a batch at once is several times quicker than appending to every column
-    per row; compiled, writing each integer into a C array is quicker still (no tuple to
-    build, read back and free). Flushing a batch at a time keeps the Python objects of one
-    batch alive, not the chunk's: a hand's rows take kilobytes as tuples, a few hundred
-    bytes as columns.
+    the values of hands, actions, seats, pots and awards are written into columns as they
+    come (:class:`Columns`), an action's while its step is at hand (the steps then die
+    with their replay, not at the flush). Compiled, writing each integer into a C array is
+    quicker than building a tuple per row to read back and free at the flush. Flushing a
+    batch at a time keeps the Python objects of one batch alive, not the chunk's: a hand's
+    rows take kilobytes as tuples, a few hundred bytes as columns.
     The columns every row of a hand shares (its site, hand_id, month and scale) are not in
-    the tuples of the tables of a hand's rows: they are kept once per hand, with the count
-    of its rows in each table, and repeated into columns by Arrow at the flush.
+    the other columns of a hand's rows: they are kept once per hand, with the count of its
+    rows in each table, and repeated into columns by Arrow at the flush (``hands`` has
+    them as they are).
     """
 
     def __init__(self, run_id: str) -> None:
         self.run_id = run_id
         self._built = {
+            "hands": Columns(_HAND_INTS, _HAND_TEXT, _HAND_LISTS),
             "seats": Columns(_SEAT_INTS, _SEAT_TEXT),
             "pots": Columns(_POT_INTS, lists=_POT_LISTS),
             "awards": Columns(_AWARD_INTS, _AWARD_TEXT, _AWARD_LISTS),
         }
         self._actions = _Actions()
-        self._rows: dict[str, list[tuple[object, ...]]] = {  # hands, violations, rejects
+        self._rows: dict[str, list[tuple[object, ...]]] = {  # violations, rejects
             name: [] for name in TABLES if name not in self._built and name != "actions"
         }
         self._seat_flags: list[np.ndarray] = []  # a table per hand (flag_table)
@@ -204,9 +262,7 @@ class ChunkRows:
         hand_keys[1].append(hand_id)
         hand_keys[2].append(month)
         hand_keys[3].append(hand.game.scale)
-        self._rows["hands"].append(
-            _hand_row(hand, judged, settled, month, status, violations, self.run_id)
-        )
+        _add_hand_row(self._built["hands"], hand, judged, settled, status, violations, self.run_id)
         counts = self._counts
         counts["seats"].append(self._add_seats(hand, judged, settled))
         counts["actions"].append(self._add_actions(hand, judged))
@@ -252,6 +308,12 @@ class ChunkRows:
             built = self._built.get(name)
             if built is not None:
                 if built.n:
+                    if name == "hands":  # its keys are its own columns
+                        columns = _hand_columns(built, schema)
+                        columns.update(keys)
+                        self._done[name].append(_table(schema, columns))
+                        self._built[name] = built.empty()
+                        continue
                     columns = built.columns({f.name: f for f in schema})
                     if name == "seats":
                         flag_fields = [schema.field(flag) for flag in FLAG_NAMES]
@@ -334,62 +396,86 @@ _Unreplayed = tuple[
 """A row of ``actions`` for an action the replay did not reach, in :class:`Step`'s order."""
 
 
-def _hand_row(
+def _add_hand_row(
+    out: Columns,
     hand: HandRecord,
     judged: Replay,
     settled: Settlement,
-    month: str,
     status: Status,
     violations: tuple[Violation, ...],
     run_id: str,
-) -> tuple[object, ...]:
-    """Return a hand's row of ``hands``. (A function, not a method, so that the compiled
-    form reads the records' fields as C structs: ``rows.pxd``.)"""
+) -> None:
+    """Add a hand's row of ``hands`` to ``out`` (its :class:`Columns`), but the keys it shares
+    with its other rows (site, hand_id, month, scale: :meth:`ChunkRows.flush` adds them).
+    (A function, not a method, so that the compiled form reads the records' fields as C
+    structs: ``rows.pxd``.)"""
     game = hand.game
     result = hand.result
-    scale = game.scale
-    return (
-        hand.site,
-        hand.hand_id,
-        hand.source,
-        hand.line,
-        hand.table,  # table_name
-        hand.started_at,
-        month,
-        game.variant,  # StrEnums, as their values (Arrow reads a str)
-        game.hole_cards,
-        game.betting,
-        game.variant.is_hilo,
-        game.mixed,
-        game.currency,
-        scale,
-        game.small_blind,
-        game.big_blind,
-        game.ante,
-        game.small_bet,
-        game.big_bet,
-        hand.button,  # button_seat
-        len(judged.seats),  # n_players
-        [card_text(b) for b in judged.boards if b],  # none: no board dealt
-        card_text(hand.deck) if hand.deck else None,
-        # total_pot: a hand not settled (invalid) has no pots, but its chips went in
-        sum([p.amount for p in settled.pots]) if settled.pots else sum(judged.invested),
-        result.rake if result is not None and result.rake is not None else 0,
-        sum([f.amount for f in result.fees]) if result is not None else 0,
-        result.added if result is not None else 0,
-        status,
-        len(violations),
-        error_count(status, violations),  # n_errors
-        settled.payouts_match,
-        settled.settled,
-        hand.tournament is not None,
-        hand.tournament.id if hand.tournament is not None else None,
-        bool(result is not None and result.cash_outs),  # cash_out
-        hand.converted,
-        _extras_json(hand.extras),
-        judged.rules.label,
-        run_id,
-    )
+    out.reserve(1)
+    view = out.view
+    row = out.n
+    view[0, row] = hand.line
+    view[1, row] = game.hole_cards
+    view[2, row] = game.variant.is_hilo  # hi_lo
+    view[3, row] = game.small_blind
+    view[4, row] = game.big_blind
+    view[5, row] = game.ante
+    view[6, row] = _ABSENT if game.small_bet is None else game.small_bet
+    view[7, row] = _ABSENT if game.big_bet is None else game.big_bet
+    view[8, row] = hand.button  # button_seat
+    view[9, row] = len(judged.seats)  # n_players
+    # total_pot: a hand not settled (invalid) has no pots, but its chips went in
+    view[10, row] = sum([p.amount for p in settled.pots]) if settled.pots else sum(judged.invested)
+    if result is None:
+        view[11, row] = 0  # rake
+        view[12, row] = 0  # fees
+        view[13, row] = 0  # added
+        view[19, row] = 0  # cash_out
+    else:
+        view[11, row] = 0 if result.rake is None else result.rake
+        view[12, row] = sum([f.amount for f in result.fees])
+        view[13, row] = _ABSENT if result.added is None else result.added
+        view[19, row] = len(result.cash_outs) > 0
+    view[14, row] = len(violations)  # n_violations
+    view[15, row] = error_count(status, violations)  # n_errors
+    matched = settled.payouts_match
+    view[16, row] = _ABSENT if matched is None else matched  # payouts_match
+    view[17, row] = settled.settled
+    view[18, row] = hand.tournament is not None
+    view[20, row] = hand.converted
+    view[21, row] = _VARIANT_CODES[game.variant]
+    view[22, row] = _BETTING_CODES[game.betting]
+    view[23, row] = _STATUS_CODES[status]
+    out.n = row + 1
+    source, table, started, mixed, currency, deck, tournament, extras, rules, run = out.text
+    source.append(hand.source)
+    table.append(hand.table)  # table_name
+    started.append(hand.started_at)
+    mixed.append(game.mixed)
+    currency.append(game.currency)
+    deck.append(card_text(hand.deck) if hand.deck else None)
+    tournament.append(hand.tournament.id if hand.tournament is not None else None)
+    extras.append(_extras_json(hand.extras))
+    rules.append(judged.rules.label)
+    run.append(run_id)
+    boards = out.items[0]
+    for board in judged.boards:  # none: no board dealt
+        if board:
+            boards.append(card_text(board))
+    out.ends[0].append(len(boards))
+
+
+def _hand_columns(built: Columns, schema: pa.Schema) -> dict[str, pa.Array]:
+    """Return the hands' columns filled (but the keys): the closed vocabularies as
+    dictionaries of every value's name, the flags as booleans."""
+    columns = built.columns({f.name: f for f in schema} | _HAND_AS_CODES)
+    for name in _HAND_AS_CODES:
+        labels = _HAND_LABELS.get(name)
+        if labels is None:
+            columns[name] = columns[name].cast(pa.bool_())
+        else:
+            columns[name] = pa.DictionaryArray.from_arrays(columns[name], labels)
+    return columns
 
 
 def _add_seat_rows(
