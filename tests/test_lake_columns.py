@@ -20,7 +20,16 @@ from hypothesis import strategies as st
 
 import pipeline.lake.columns
 from pipeline.cards import format_cards
-from pipeline.lake.columns import ABSENT, BOOL, INT, OTHER, Columns, kind_of, table_columns
+from pipeline.lake.columns import (
+    ABSENT,
+    BOOL,
+    INT,
+    OTHER,
+    Columns,
+    int_array,
+    kind_of,
+    table_columns,
+)
 
 _spec = importlib.util.spec_from_file_location(
     "columns_source", Path(pipeline.lake.columns.__file__).with_name("columns.py")
@@ -166,6 +175,27 @@ def test_card_text_of_a_number_that_is_no_card_raises(
 ) -> None:
     with pytest.raises(ValueError, match="card int out of range"):
         card_text(cards)
+
+
+INT_TYPES = (pa.int8(), pa.int16(), pa.int32(), pa.int64())
+
+
+@given(
+    st.sampled_from(INT_TYPES),
+    st.lists(st.none() | st.integers(-(2**63) + 1, 2**63 - 1) | st.integers(-200, 200)),
+)
+def test_int_arrays_are_pa_arrays_cast(type_: pa.DataType, values: list[int | None]) -> None:
+    # narrowed by NumPy where every value fits, else Arrow's checked cast and its error
+    written = np.array([ABSENT if v is None else v for v in values], np.int64)
+    try:
+        expected = pa.array(values, pa.int64()).cast(type_)
+    except pa.ArrowInvalid:
+        with pytest.raises(pa.ArrowInvalid):
+            int_array(written, type_)
+        return
+    made = int_array(written, type_)
+    assert made.type == type_
+    assert made.equals(expected)
 
 
 TEXT_FORMS = [
