@@ -258,18 +258,17 @@ def test_known_card_text_is_none_without_a_known_card(
 
 
 def test_integer_tables_become_flag_and_count_columns() -> None:
-    """The statistic flags' tables (a row per player) put end to end: a flag column's
-    non-zero values are true, a count column keeps its numbers, and one too large for its
-    type raises rather than wraps."""
+    """The statistic flags' table (a row per flag, a value per player, then rows it does not
+    take): a flag column's non-zero values are true, a count column keeps its numbers, and
+    one too large for its type raises rather than wraps."""
     fields = [pa.field("flag", pa.bool_()), pa.field("count", pa.int16())]
-    first = np.array([[1, 3], [0, 0]], np.int64)
-    second = np.array([[2, 40], [1, 7], [0, 1]], np.int64)[:, :2]
-    flags, counts = table_columns([first, second], fields)
+    table = np.array([[1, 0, 2, 1, 0], [3, 0, 40, 7, 1], [9, 9, 9, 9, 9]], np.int64)
+    flags, counts = table_columns(table, fields)
     assert flags.to_pylist() == [True, False, True, True, False]
     assert counts.type == pa.int16() and counts.to_pylist() == [3, 0, 40, 7, 1]
-    assert [c.to_pylist() for c in table_columns([], fields)] == [[], []]
+    assert [c.to_pylist() for c in table_columns(table[:, :0], fields)] == [[], []]
     with pytest.raises(pa.ArrowInvalid):
-        table_columns([np.array([[0, 1 << 15]], np.int64)], fields)
+        table_columns(np.array([[0], [1 << 15]], np.int64), fields)
 
 
 def test_typed_columns_grow_and_keep_nulls_flags_text_and_lists() -> None:

@@ -303,12 +303,12 @@ _NARROW = {
 """The NumPy type of each narrower integer column, with the least and greatest value it holds."""
 
 
-def table_columns(tables: list[np.ndarray], fields: list[pa.Field]) -> list[pa.Array]:
-    """Return the columns of integer tables put end to end (a column per field): a flag
-    field's as booleans (non-zero: true), any other's cast to its type (which checks that
-    every value fits), as :class:`Columns` gives its own."""
-    whole = np.concatenate(tables) if tables else np.zeros((0, len(fields)), np.int64)
-    return [_typed(whole[:, k], f.type) for k, f in enumerate(fields)]
+def table_columns(table: np.ndarray, fields: list[pa.Field]) -> list[pa.Array]:
+    """Return the first rows of an integer table (a column each, its values along the row)
+    as columns of the ``fields``: a flag field's as booleans (non-zero: true), any other's
+    cast to its type (which checks that every value fits), as :class:`Columns` gives its
+    own."""
+    return [_typed(table[k], f.type) for k, f in enumerate(fields)]
 
 
 def _typed(values: np.ndarray, type_: pa.DataType) -> pa.Array:

@@ -29,7 +29,7 @@ cpdef _add_hand_row(
     low_col=list,
 )
 cpdef Py_ssize_t _add_seat_rows(
-    Columns out, list flag_tables, HandC hand, ReplayC judged, SettlementC settled
+    Columns out, Columns flags, HandC hand, ReplayC judged, SettlementC settled
 ) except -1
 
 cpdef Py_ssize_t _add_action_rows(object out, HandC hand, ReplayC judged) except -1

@@ -34,7 +34,7 @@ from pipeline.pots import split_evenly
 from pipeline.rules import Replay, context
 from pipeline.rules.context import STEP_FIELDS, Step, StepValues
 from pipeline.rules.state import Street
-from pipeline.rules.stats import FLAG_NAMES, flag_table, hand_positions
+from pipeline.rules.stats import FLAG_COLUMNS, FLAG_NAMES, fill_flags, hand_positions
 from pipeline.settle import Half, Settlement, error_count, hand_status
 from pipeline.violations import Reject, Violation
 
@@ -136,6 +136,8 @@ _SEAT_INTS = (
 )
 """The seats' columns kept as integers, in :func:`_add_seat_rows`' order (the flag
 ``showed`` as 0 or 1; the last five, a seat's pot counts: :func:`_pot_kinds`)."""
+_FLAG_INTS = FLAG_NAMES + tuple(f"mark-{k}" for k in range(FLAG_COLUMNS - len(FLAG_NAMES)))
+"""The seats' flags (:data:`FLAG_NAMES`), then the marks :func:`fill_flags` keeps as it goes."""
 _SEAT_TEXT = ("player", "position", "hole_cards", "high_hand", "low_hand")
 _POT_INTS = ("pot_index", "runout", "amount", "rake_share")
 _POT_LISTS = ("eligible_seats", "high_winners", "low_winners")
@@ -230,7 +232,7 @@ class ChunkRows:
         self._rows: dict[str, list[tuple[object, ...]]] = {  # violations, rejects
             name: [] for name in TABLES if name not in self._built and name != "actions"
         }
-        self._seat_flags: list[np.ndarray] = []  # a table per hand (flag_table)
+        self._flags = Columns(_FLAG_INTS)  # the seats' flags (fill_flags)
         self._hand_keys: list[list[object]] = [[] for _ in _HAND_KEYS]  # per hand added
         self._counts: dict[str, list[int]] = {name: [] for name in _PER_HAND}  # rows per hand
         self._keys: list[tuple[str, str]] = []
@@ -289,7 +291,7 @@ class ChunkRows:
 
     def _add_seats(self, hand: HandRecord, judged: Replay, settled: Settlement) -> int:
         """Add a row per player dealt in; return how many."""
-        return _add_seat_rows(self._built["seats"], self._seat_flags, hand, judged, settled)
+        return _add_seat_rows(self._built["seats"], self._flags, hand, judged, settled)
 
     def _add_actions(self, hand: HandRecord, judged: Replay) -> int:
         """Add a row per action of the log (:func:`_add_action_rows`); return how many."""
@@ -317,9 +319,9 @@ class ChunkRows:
                     columns = built.columns({f.name: f for f in schema})
                     if name == "seats":
                         flag_fields = [schema.field(flag) for flag in FLAG_NAMES]
-                        flags = table_columns(self._seat_flags, flag_fields)
+                        flags = table_columns(self._flags.ints[:, : built.n], flag_fields)
                         columns.update(zip(FLAG_NAMES, flags, strict=True))
-                        self._seat_flags = []
+                        self._flags = self._flags.empty()
                     columns.update(self._keys_of(name, keys))
                     self._done[name].append(_table(schema, columns))
                     self._built[name] = built.empty()  # a new one: Arrow shares its arrays
@@ -480,13 +482,13 @@ def _hand_columns(built: Columns, schema: pa.Schema) -> dict[str, pa.Array]:
 
 def _add_seat_rows(
     out: Columns,
-    flag_tables: list[np.ndarray],
+    flags: Columns,
     hand: HandRecord,
     judged: Replay,
     settled: Settlement,
 ) -> int:
-    """Add a row per player dealt in to ``out`` (the seats' :class:`Columns`) and their flags
-    (a table, a row each) to ``flag_tables``; return how many. (A function, not a method,
+    """Add a row per player dealt in to ``out`` (the seats' :class:`Columns`) and to
+    ``flags`` (their flags: :func:`fill_flags`); return how many. (A function, not a method,
     so that the compiled form knows its dicts and sets as such: ``rows.pxd``.)"""
     seats = judged.seats
     n = len(seats)
@@ -507,7 +509,9 @@ def _add_seat_rows(
     won_of, finals, hole = settled.won, settled.final_stacks, judged.hole_cards
     highs, lows = settled.high_hands, settled.low_hands
     pots = _pot_kinds(settled, hand.game.variant.is_hilo)
-    flag_tables.append(flag_table(judged, names))
+    flags.reserve(n)
+    fill_flags(judged, names, flags.view, flags.n)
+    flags.n += n
     stacks, invested = judged.stacks, judged.invested
     out.reserve(n)
     view = out.view

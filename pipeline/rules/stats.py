@@ -27,9 +27,11 @@ from pipeline.rules.state import Street
 from pipeline.violations import Code
 
 __all__ = [
+    "FLAG_COLUMNS",
     "FLAG_NAMES",
     "Flags",
     "SeatStats",
+    "fill_flags",
     "flag_table",
     "hand_positions",
     "positions",
@@ -125,9 +127,11 @@ _CBET_AT = tuple(
 (opportunity first)."""
 _MARKS = 4
 _OUT, _FOLDED_EARLY, _FOLDED_PREFLOP, _FACED = range(_WIDTH, _WIDTH + _MARKS)
-"""Columns past the flags that :func:`flag_table` keeps per player as it goes (and drops):
+"""Columns past the flags that :func:`fill_flags` keeps per player as it goes (and drops):
 folded or all-in so far; folded pre-flop at all, judged or not; folded as a pre-flop
 decision; faced this street's c-bet (:func:`_continuation`)."""
+FLAG_COLUMNS = _WIDTH + _MARKS
+"""The columns :func:`fill_flags` writes: the flags, then its own marks."""
 
 _new_tuple = tuple.__new__  # a named tuple from its values, without its Python ``__new__``
 _FLOP, _TURN, _RIVER = _POSTFLOP
@@ -147,24 +151,33 @@ def seat_flags(judged: Replay, positions: list[str]) -> list[Flags]:
 
 def flag_table(judged: Replay, positions: list[str]) -> np.ndarray:
     """Return every player's flags as a row of integers (indexed like seats), in
-    :data:`FLAG_NAMES` order: 1 or 0 for a flag, the number for a count.
+    :data:`FLAG_NAMES` order: 1 or 0 for a flag, the number for a count
+    (:func:`fill_flags` into a table of the hand's own)."""
+    table = np.zeros((_WIDTH + _MARKS, len(judged.seats)), np.int64)
+    fill_flags(judged, positions, table, 0)
+    return table[:_WIDTH].T
+
+
+def fill_flags(judged: Replay, positions: list[str], rows: np.ndarray, first: int) -> None:
+    """Write every player's flags into the columns ``rows`` from row ``first`` on (a row
+    per player, indexed like seats; a column per flag in :data:`FLAG_NAMES` order, then
+    :data:`FLAG_COLUMNS` - :data:`_WIDTH` more it uses as it goes), which hold zeros
+    there: 1 or 0 for a flag, the number for a count.
 
     A decision is a judged betting action (fold, check, call, bet, raise) by a player dealt
     in, on a turn the rules gave them (see :data:`_NO_TURN`); ``positions`` names each
-    index's position (``SB``, ``BTN`` …). The pre-flop flags and the post-flop counts are
+    player's position (``SB``, ``BTN`` …). The pre-flop flags and the post-flop counts are
     set as the steps go; the c-bet flags need the previous street's outcome, so each
-    post-flop street's decisions are kept for the end. (The table is a NumPy array, which
-    the compiled form fills as a C array; the lake takes its columns as they are.)
+    post-flop street's decisions are kept for the end. (The lake writes a batch's players
+    into one such table, which the compiled form fills as a C array: ``lake/rows.py``.)
     """
     seats = judged.seats
     n = len(seats)
-    table = np.zeros((n, _WIDTH + _MARKS), np.int64)
-    rows = table  # the compiled form writes it through a typed view
-    index: dict[int | None, int] = {seat: i for i, seat in enumerate(seats)}
+    index: dict[int | None, int] = {seat: first + i for i, seat in enumerate(seats)}
     by_street: list[list[_Decision]] = [[], [], []]  # flop, turn, river
-    # The pre-flop betting so far.
+    # The pre-flop betting so far (players by their row).
     raises = 0  # raises beyond the big blind (or, with none, beyond the opening bet)
-    first_raiser = -1  # the first raiser's index (-1: none yet)
+    first_raiser = -1  # the first raiser's row (-1: none yet)
     last_raiser = -1  # the last pre-flop aggressor's
     open_pot = True  # everyone so far folded
     for step in judged.steps:
@@ -174,15 +187,15 @@ def flag_table(judged: Replay, positions: list[str]) -> np.ndarray:
         found = index.get(step.seat)
         if found is None:
             continue  # not a player dealt in: nothing they do is a decision of the hand
-        i = found
+        r = found
         street = step.street
         preflop = street is _PREFLOP
         if kind is _FOLD and preflop:
-            rows[i, _FOLDED_EARLY] = 1
-        if rows[i, _OUT]:
+            rows[_FOLDED_EARLY, r] = 1
+        if rows[_OUT, r]:
             continue  # folded or all-in before: the replay applies nothing they do
         if kind is _FOLD or step.all_in:
-            rows[i, _OUT] = 1
+            rows[_OUT, r] = 1
         codes = step.codes
         if codes:
             if not _NO_TURN.isdisjoint(codes):
@@ -196,50 +209,50 @@ def flag_table(judged: Replay, positions: list[str]) -> np.ndarray:
         aggressive = kind is _BET or kind is _RAISE
         if not preflop:
             if street is _FLOP:
-                by_street[0].append((kind, i))
+                by_street[0].append((kind, r))
             elif street is _TURN:
-                by_street[1].append((kind, i))
+                by_street[1].append((kind, r))
             elif street is _RIVER:
-                by_street[2].append((kind, i))
+                by_street[2].append((kind, r))
             else:
                 continue  # no street's decision (a showdown's, say)
             if aggressive:
-                rows[i, _AGGRESSIVE_COUNT] += 1
+                rows[_AGGRESSIVE_COUNT, r] += 1
             elif kind is _CALL:
-                rows[i, _CALLS] += 1
+                rows[_CALLS, r] += 1
             elif kind is _FOLD:
-                rows[i, _FOLDS] += 1
+                rows[_FOLDS, r] += 1
             continue
-        first = not rows[i, _VPIP_OPP]  # the player's first pre-flop decision
-        rows[i, _VPIP_OPP] = 1
+        first_decision = not rows[_VPIP_OPP, r]  # the player's first pre-flop decision
+        rows[_VPIP_OPP, r] = 1
         if kind is _CALL or aggressive:
-            rows[i, _VPIP] = 1
+            rows[_VPIP, r] = 1
         if aggressive:
-            rows[i, _PFR] = 1
-        if first and open_pot and positions[i] in _STEAL_POSITIONS:
-            rows[i, _STEAL_OPP] = 1
-            rows[i, _STEAL] = aggressive
+            rows[_PFR, r] = 1
+        if first_decision and open_pot and positions[r - first] in _STEAL_POSITIONS:
+            rows[_STEAL_OPP, r] = 1
+            rows[_STEAL, r] = aggressive
         if (
             raises == 1
             and step.max_to is not None
-            and not rows[i, _THREE_BET_OPP]
-            and i != first_raiser
+            and not rows[_THREE_BET_OPP, r]
+            and r != first_raiser
         ):
-            rows[i, _THREE_BET_OPP] = 1
-            rows[i, _THREE_BET] = aggressive
-        if i == first_raiser and raises >= 2 and not rows[i, _FOLD_TO_THREE_BET_OPP]:
-            rows[i, _FOLD_TO_THREE_BET_OPP] = 1
-            rows[i, _FOLD_TO_THREE_BET] = kind is _FOLD
+            rows[_THREE_BET_OPP, r] = 1
+            rows[_THREE_BET, r] = aggressive
+        if r == first_raiser and raises >= 2 and not rows[_FOLD_TO_THREE_BET_OPP, r]:
+            rows[_FOLD_TO_THREE_BET_OPP, r] = 1
+            rows[_FOLD_TO_THREE_BET, r] = kind is _FOLD
         if kind is _FOLD:
-            rows[i, _FOLDED_PREFLOP] = 1
+            rows[_FOLDED_PREFLOP, r] = 1
         else:
             open_pot = False
         if aggressive:
-            last_raiser = i
+            last_raiser = r
             if kind is _RAISE:  # a pre-flop bet (no big blind: antes only) is the bet itself
                 raises += 1
                 if first_raiser < 0:
-                    first_raiser = i
+                    first_raiser = r
     flop_dealt = False
     for board in judged.boards:
         if len(board) >= 3:
@@ -249,16 +262,16 @@ def flag_table(judged: Replay, positions: list[str]) -> np.ndarray:
         folded = judged.folded
         showdown = judged.showdown
         for i in range(n):
-            if not rows[i, _FOLDED_PREFLOP] and not (folded[i] and rows[i, _FOLDED_EARLY]):
-                rows[i, _SAW_FLOP] = 1
+            r = first + i
+            if not rows[_FOLDED_PREFLOP, r] and not (folded[i] and rows[_FOLDED_EARLY, r]):
+                rows[_SAW_FLOP, r] = 1
                 if showdown and not folded[i]:
-                    rows[i, _SHOWDOWN] = 1
+                    rows[_SHOWDOWN, r] = 1
     cbettor = last_raiser  # the pre-flop aggressor may c-bet the flop
     for k in range(3):
         if cbettor < 0:
             break  # no c-bet on this street, so none on a later one
-        cbettor = _continuation(by_street[k], _CBET_AT[k], cbettor, rows)
-    return table[:, :_WIDTH]
+        cbettor = _continuation(by_street[k], _CBET_AT[k], cbettor, rows, first, n)
 
 
 def seat_stats(judged: Replay, positions: list[str]) -> list[SeatStats]:
@@ -267,28 +280,35 @@ def seat_stats(judged: Replay, positions: list[str]) -> list[SeatStats]:
 
 
 def _continuation(
-    decisions: list[_Decision], at: tuple[int, int, int, int], cbettor: int, rows: np.ndarray
+    decisions: list[_Decision],
+    at: tuple[int, int, int, int],
+    cbettor: int,
+    rows: np.ndarray,
+    first: int,
+    n: int,
 ) -> int:
-    """Set one street's c-bet flags (at the columns ``at``); return who c-bet (-1: nobody)."""
+    """Set one street's c-bet flags (at the columns ``at``) of the ``n`` players from row
+    ``first``; return the row of who c-bet (-1: nobody)."""
     cbet_opp, cbet, fold_opp, fold = at
     made = -1
     bet_seen = False
-    for kind, i in decisions:
-        if i == cbettor and not bet_seen and made < 0:
-            rows[i, cbet_opp] = 1
+    for kind, r in decisions:
+        if r == cbettor and not bet_seen and made < 0:
+            rows[cbet_opp, r] = 1
             if kind is _BET:
-                rows[i, cbet] = 1
-                made = i
-        elif made >= 0 and i != made and not rows[i, _FACED]:
-            rows[i, _FACED] = 1
-            rows[i, fold_opp] = 1
-            rows[i, fold] = kind is _FOLD
+                rows[cbet, r] = 1
+                made = r
+        elif made >= 0 and r != made and not rows[_FACED, r]:
+            rows[_FACED, r] = 1
+            rows[fold_opp, r] = 1
+            rows[fold, r] = kind is _FOLD
         if kind is _BET or kind is _RAISE:
             bet_seen = True
-            if made >= 0 and i != made:
+            if made >= 0 and r != made:
                 break  # a raise over the c-bet: who acts after it faces the raise, not the c-bet
     if made >= 0:
-        rows[:, _FACED] = 0  # for the next street
+        for r in range(first, first + n):  # for the next street
+            rows[_FACED, r] = 0
     return made
 
 
