@@ -292,13 +292,20 @@ def test_one_decode_reads_every_line_as_the_full_reading_does(
     assert sum(isinstance(item, HandRecord) for item in full) >= 40
 
 
-@given(st.lists(st.sampled_from([*range(52), UNKNOWN]), max_size=60), st.booleans())
+@given(
+    st.lists(st.sampled_from([*range(52), UNKNOWN]), max_size=60),
+    st.booleans(),
+    st.integers(0, 60),
+)
 def test_cards_written_together_read_back_whatever_their_number(
-    cards: list[int], spaced: bool
+    cards: list[int], spaced: bool, at: int
 ) -> None:
     text = format_cards(cards, " " if spaced else "")
     assert jsonl._cards(text, "$.deck") == tuple(cards)
-    for bad in (text + "A", text + "Ax", "1c" + text, "\u0100c" + text, "?c" + text):
+    together = format_cards(cards, "")
+    cut = 2 * min(at, len(cards))  # not a card at any place of the run
+    wrong = [together[:cut] + odd + together[cut:] for odd in ("1c", "Kx", "?c", "c?")]
+    for bad in (text + "A", text + "Ax", "1c" + text, "\u0100c" + text, "?c" + text, *wrong):
         # a card too many, or not a card
         with pytest.raises(jsonl._FieldError):
             jsonl._cards(bad, "$.deck")
