@@ -10,6 +10,12 @@ cdef class Legal:
     cdef readonly bint can_check, can_bet, can_raise
     cdef readonly object closed_by
 
+@cython.locals(legal=Legal)
+cdef Legal _legal(
+    Py_ssize_t actor, long long call, bint can_check, bint can_bet, bint can_raise,
+    long long min_to, long long max_to, long long all_in_to, object closed_by
+)
+
 cdef class BettingState:
     cdef public Py_ssize_t able
     cdef public list acted_level

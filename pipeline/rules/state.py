@@ -105,6 +105,33 @@ class Legal:
         )
 
 
+def _legal(
+    actor: int,
+    call: int,
+    can_check: bool,
+    can_bet: bool,
+    can_raise: bool,
+    min_to: int,
+    max_to: int,
+    all_in_to: int,
+    closed_by: Code | None,
+) -> Legal:
+    """Return a :class:`Legal` of these values: compiled, its C fields set one by one, where
+    calling the class would make each value a Python object for ``__init__`` to read back
+    (one is made before every action)."""
+    legal = Legal.__new__(Legal)
+    legal.actor = actor
+    legal.call = call
+    legal.can_check = can_check
+    legal.can_bet = can_bet
+    legal.can_raise = can_raise
+    legal.min_to = min_to
+    legal.max_to = max_to
+    legal.all_in_to = all_in_to
+    legal.closed_by = closed_by
+    return legal
+
+
 class BettingState:
     """Chips, bets and turn of one hand's betting, street by street.
 
@@ -280,7 +307,7 @@ class BettingState:
                 can_raise, closed_by = False, Code.RAISE_NOT_REOPENED
         if max_to > all_in_to:
             max_to = all_in_to
-        return Legal(i, call, owed == 0, can_bet, can_raise, min_to, max_to, all_in_to, closed_by)
+        return _legal(i, call, owed == 0, can_bet, can_raise, min_to, max_to, all_in_to, closed_by)
 
     def _someone_can_call_a_raise(self, i: int) -> bool:
         """Tell whether another player still acting could put in more than the current bet."""
