@@ -10,6 +10,11 @@ cdef class Legal:
     cdef readonly bint can_check, can_bet, can_raise
     cdef readonly object closed_by
 
+cdef int _set_legal(
+    Legal legal, Py_ssize_t actor, long long call, bint can_check, bint can_bet, bint can_raise,
+    long long min_to, long long max_to, long long all_in_to
+) except -1
+
 @cython.locals(legal=Legal)
 cdef Legal _legal(
     Py_ssize_t actor, long long call, bint can_check, bint can_bet, bint can_raise,

@@ -74,6 +74,15 @@ class Legal:
         "max_to",
         "min_to",
     )
+    actor: int
+    call: int
+    can_check: bool
+    can_bet: bool
+    can_raise: bool
+    min_to: int
+    max_to: int
+    all_in_to: int
+    closed_by: Code | None
 
     def __init__(
         self,
@@ -87,14 +96,7 @@ class Legal:
         all_in_to: int,
         closed_by: Code | None = None,
     ) -> None:
-        self.actor = actor
-        self.call = call
-        self.can_check = can_check
-        self.can_bet = can_bet
-        self.can_raise = can_raise
-        self.min_to = min_to
-        self.max_to = max_to
-        self.all_in_to = all_in_to
+        _set_legal(self, actor, call, can_check, can_bet, can_raise, min_to, max_to, all_in_to)
         self.closed_by = closed_by
 
     def __repr__(self) -> str:
@@ -120,6 +122,23 @@ def _legal(
     calling the class would make each value a Python object for ``__init__`` to read back
     (one is made before every action)."""
     legal = Legal.__new__(Legal)
+    _set_legal(legal, actor, call, can_check, can_bet, can_raise, min_to, max_to, all_in_to)
+    legal.closed_by = closed_by
+    return legal
+
+
+def _set_legal(
+    legal: Legal,
+    actor: int,
+    call: int,
+    can_check: bool,
+    can_bet: bool,
+    can_raise: bool,
+    min_to: int,
+    max_to: int,
+    all_in_to: int,
+) -> None:
+    """Set the fields of ``legal`` but ``closed_by`` (:class:`Legal`, :func:`_legal`)."""
     legal.actor = actor
     legal.call = call
     legal.can_check = can_check
@@ -128,8 +147,6 @@ def _legal(
     legal.min_to = min_to
     legal.max_to = max_to
     legal.all_in_to = all_in_to
-    legal.closed_by = closed_by
-    return legal
 
 
 class BettingState:
