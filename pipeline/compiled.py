@@ -61,6 +61,7 @@ COMPILED = (
     "formats/limits",
     "lake/columns",
     "lake/settlement_view",
+    "lake/action_rows",
     "lake/rows",
     "pots",
     "reconcile",

@@ -142,14 +142,15 @@ def _digest(form: str) -> list[str]:
 
 def test_every_c_types_file_belongs_to_a_compiled_module() -> None:
     # the engine's modules share C types: each has its .pxd; the others need none, but for
-    # the one that fills NumPy arrays (lake/columns), the one that gathers a hand's rows
-    # (lake/rows), settlement's dicts and lists and the pots' levels, the decoder's loops
-    # over characters and integers, and the views of the hand's records they all read, of
-    # the JSON Lines wire structs the decoder reads, and of the judged hand's structs that
-    # settlement and the rows read
+    # the one that fills NumPy arrays (lake/columns), the ones that gather a hand's rows
+    # (lake/rows, and lake/action_rows for the actions'), settlement's dicts and lists and
+    # the pots' levels, the decoder's loops over characters and integers, and the views of
+    # the hand's records they all read, of the JSON Lines wire structs the decoder reads,
+    # and of the judged hand's structs that settlement and the rows read
     types = {p.relative_to(PACKAGE).with_suffix("").as_posix() for p in PACKAGE.rglob("*.pxd")}
     assert types <= set(COMPILED)
-    others = {"lake/columns", "lake/rows", "settle", "pots", "reconcile", "records"}
+    others = {"lake/columns", "lake/rows", "lake/action_rows", "settle", "pots", "reconcile"}
+    others.add("records")
     others |= {"formats/jsonl", "formats/limits", "formats/wire_view"}
     others |= {"judged_view", "lake/settlement_view"}
     assert types - others == {name for name in COMPILED if name.startswith("rules/")}

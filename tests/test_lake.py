@@ -23,17 +23,17 @@ from pipeline.cli import app, main
 from pipeline.formats import frame_bytes, read_hands
 from pipeline.formats.jsonl import read_jsonl, write_jsonl
 from pipeline.generate import generate_hands
-from pipeline.lake.manifest import load_manifest
-from pipeline.lake.query import run_query
-from pipeline.lake.rows import (
-    _ACTION_INTS,
-    _Actions,
+from pipeline.lake.action_rows import (
+    ACTION_INTS,
+    ActionRows,
     _add_players,
     _add_step_rows,
     _add_value_rows,
-    _minified,
     _Unreplayed,
 )
+from pipeline.lake.manifest import load_manifest
+from pipeline.lake.query import run_query
+from pipeline.lake.rows import _minified
 from pipeline.lake.schema import TABLES, describe, snapshot
 from pipeline.lake.staged import PLAIN, STATISTICS
 from pipeline.lake.store import LOCK, LakeLocked, lake_lock
@@ -913,12 +913,12 @@ def test_json_summary_survives_a_file_name_that_is_not_utf8(tmp_path: Path) -> N
 
 def test_the_actions_columns_follow_the_fields_of_a_step() -> None:
     # _add_step_rows writes a step's fields by position, in this order: a field added to
-    # Step or moved changes _ACTION_INTS (made from Step's fields) and must be written there
+    # Step or moved changes ACTION_INTS (made from Step's fields) and must be written there
     written = "seq street seat type amount to_amount pot_before stack_before to_call min_to"
     order = (*written.split(), "max_to", "all_in", "runout", "player")
-    assert order == _ACTION_INTS
+    assert order == ACTION_INTS
     assert STEP_FIELDS[-1] == "codes"  # joined, as the violation column
-    assert {*_ACTION_INTS, "cards", "violation"} <= set(TABLES["actions"].names)
+    assert {*ACTION_INTS, "cards", "violation"} <= set(TABLES["actions"].names)
 
 
 def test_steps_read_field_by_field_give_the_columns_of_their_values() -> None:
@@ -930,7 +930,7 @@ def test_steps_read_field_by_field_give_the_columns_of_their_values() -> None:
     assert any(s.seat is None for s in steps) and any(s.codes for s in steps)
     assert any(s.min_to is None for s in steps) and any(s.min_to is not None for s in steps)
     assert any(s.all_in for s in steps) and any(a.run is not None for h in hands for a in h.actions)
-    by_fields, by_values = _Actions(), _Actions()
+    by_fields, by_values = ActionRows(), ActionRows()
     for hand, j in zip(hands, judged, strict=True):
         players = _add_players(by_fields.names, hand)
         assert _add_players(by_values.names, hand) == players

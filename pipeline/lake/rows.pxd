@@ -1,6 +1,7 @@
 # C types for the compiled form (see setup.py); rows.py stays the source of truth.
 cimport cython
 from pipeline.lake.columns cimport Columns, card_text, known_card_text, text_array
+from pipeline.lake.action_rows cimport add_action_rows, stopped_early
 from pipeline.records cimport Action as ActionC, HandRecord as HandC, Seat as SeatC
 from pipeline.records cimport GameSpec as GameC, RecordedResult as ResultC
 from pipeline.rules.context cimport Step
@@ -11,6 +12,7 @@ cdef object _SHOW, _LOW
 cdef tuple _NOBODY, _SCOOP
 
 cdef dict _VARIANT_CODES, _BETTING_CODES, _STATUS_CODES
+cdef long long _ABSENT
 
 @cython.locals(game=GameC, result=ResultC, view=cython.longlong[:, ::1], row=Py_ssize_t,
                boards=list, source=list, table=list, started=list, mixed=list, currency=list,
@@ -31,32 +33,6 @@ cpdef _add_hand_row(
 cpdef Py_ssize_t _add_seat_rows(
     Columns out, Columns flags, HandC hand, ReplayC judged, SettlementC settled
 ) except -1
-
-cpdef Py_ssize_t _add_action_rows(object out, HandC hand, ReplayC judged) except -1
-
-@cython.locals(first=Py_ssize_t, places=dict, s=SeatC)
-cpdef dict _add_players(list names, HandC hand)
-
-@cython.locals(n=Py_ssize_t, i=Py_ssize_t, row=Py_ssize_t, step=Step, action=ActionC,
-               view=cython.longlong[:, ::1], cards_col=list, type_codes=dict, codes=tuple)
-cpdef Py_ssize_t _add_step_rows(
-    Columns out, dict notes, tuple steps, tuple actions, dict players
-) except -1
-
-@cython.locals(n=Py_ssize_t, row=Py_ssize_t, action=ActionC, view=cython.longlong[:, ::1],
-               cards_col=list, type_codes=dict)
-cpdef Py_ssize_t _add_value_rows(
-    Columns out, dict notes, list rows, tuple actions, dict players
-) except -1
-
-cdef int _add_action_part(
-    long long[:, ::1] view, list cards_col, dict notes, Py_ssize_t row, ActionC action,
-    object place, object codes
-) except -1
-
-cdef long long _ABSENT
-
-cpdef bint _stopped_early(ReplayC judged, HandC hand) except -1
 
 @cython.locals(step=Step, shown=set, a=ActionC)
 cpdef set _shown(ReplayC judged, HandC hand)
