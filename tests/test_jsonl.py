@@ -474,6 +474,22 @@ def test_a_repeated_hand_id_or_extra_field_is_refused_too() -> None:
     assert item.hand_id is None  # which of the two is the hand's cannot be told
 
 
+def test_a_repeated_key_is_found_in_any_form_of_the_line() -> None:
+    # in the writer's own form (where the line's quick check, encoding it again, differs
+    # from it), spaced out, or with the key's letters escaped
+    canonical = encode_hand(next(iter(generate_hands(1, seed=4))))
+    assert canonical.count(b'"player":') >= 2
+    for line in (
+        canonical.replace(b'"player":', b'"player":"X","player":', 1),
+        canonical.replace(b'"player":', b'"player" : "X" , "player" :', 1),
+        canonical.replace(b'"player":', b'"player":"X","pl\\u0061yer":', 1),
+    ):
+        [item] = _items(line + b"\n")
+        assert isinstance(item, Reject) and item.code is RejectCode.SCHEMA_VIOLATION
+        assert item.field == "$.seats[0].player"
+    assert isinstance(decode_line(canonical, "mem", 1), HandRecord)
+
+
 def test_lines_written_otherwise_than_the_writer_read_as_its_own() -> None:
     # the repeated-key check reads again only what the writer would not have written so
     hands = generate_hands(20, seed=9)
