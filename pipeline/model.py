@@ -19,6 +19,8 @@ from enum import StrEnum
 from msgspec import Struct
 
 __all__ = [
+    "COURCHEVEL_VARIANTS",
+    "HILO_VARIANTS",
     "Action",
     "ActionType",
     "Betting",
@@ -48,16 +50,19 @@ class Variant(StrEnum):
     @property
     def is_hilo(self) -> bool:
         """Tell whether the pot is split between high and an eight-or-better low."""
-        return self in _HILO
+        return self in HILO_VARIANTS
 
     @property
     def is_courchevel(self) -> bool:
         """Tell whether the first flop card is exposed before the first betting round."""
-        return self in _COURCHEVEL
+        return self in COURCHEVEL_VARIANTS
 
 
-_HILO = frozenset({Variant.OMAHA_HILO, Variant.COURCHEVEL_HILO})
-_COURCHEVEL = frozenset({Variant.COURCHEVEL, Variant.COURCHEVEL_HILO})
+HILO_VARIANTS = frozenset({Variant.OMAHA_HILO, Variant.COURCHEVEL_HILO})
+"""The variants of :attr:`Variant.is_hilo`. The compiled modules test a hand's variant here:
+reading the property is a call of Python code, several times a hand."""
+COURCHEVEL_VARIANTS = frozenset({Variant.COURCHEVEL, Variant.COURCHEVEL_HILO})
+"""The variants of :attr:`Variant.is_courchevel` (read here as :data:`HILO_VARIANTS` is)."""
 
 
 class Betting(StrEnum):

@@ -35,7 +35,7 @@ from msgspec import Struct, field
 import pipeline.judged_view  # noqa: F401 - first, it checks the compiled view of a judged hand
 from pipeline.cards import UNKNOWN
 from pipeline.evaluate import NO_LOW, BatchResult, describe_high, describe_low, evaluate_batch
-from pipeline.model import HandRecord, Status
+from pipeline.model import HILO_VARIANTS, HandRecord, Status
 from pipeline.pots import Award, Half, Pot, allocate_rake, build_pots, listed_shares, split_evenly
 from pipeline.reconcile import Book, reconcile
 from pipeline.rules import Replay, RuleSet
@@ -360,7 +360,7 @@ def _settle_one(judged: Replay, show: _Showdown | None, rules: RuleSet) -> Settl
         if show is None:
             complete = False
         else:
-            hilo = hand.game.variant.is_hilo
+            hilo = hand.game.variant in HILO_VARIANTS
             for pot, net in zip(pots, nets, strict=True):
                 _award_pot(book, pot, net, show, runs, hilo)
     else:
@@ -383,7 +383,7 @@ def _settle_one(judged: Replay, show: _Showdown | None, rules: RuleSet) -> Settl
     if len(hand.seats) != len(seats):  # someone seated was not dealt in (seats come from
         for seat, stack in _starting(hand).items():  # hand.seats, so else none is missing)
             finals.setdefault(seat, stack)
-    highs, lows = _first_board_hands(show, hand.game.variant.is_hilo)
+    highs, lows = _first_board_hands(show, hand.game.variant in HILO_VARIANTS)
     matched: bool | None = None
     if result is not None and complete and status is not _PARTIAL:
         matched = reconcile(book, pots, sum(amounts), nets, won, finals, rake, fees)

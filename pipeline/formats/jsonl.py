@@ -55,6 +55,7 @@ from pipeline.formats.jsonl_wire import (
 from pipeline.formats.jsonl_write import encode_hand, write_jsonl
 from pipeline.formats.limits import MAX_LINE_BYTES, NOT_UTF8_HINT, read_lines, vet
 from pipeline.model import (
+    COURCHEVEL_VARIANTS,
     Action,
     ActionType,
     Betting,
@@ -251,7 +252,7 @@ def _read_game(w: GameW) -> GameSpec:
             "$.game.betting",
             f"unsupported betting structure {w.betting!r}",
         ) from None
-    if w.hole_cards not in (4, 5, 6) or (variant.is_courchevel and w.hole_cards != 5):
+    if w.hole_cards not in (4, 5, 6) or (variant in COURCHEVEL_VARIANTS and w.hole_cards != 5):
         raise _FieldError(
             RejectCode.UNSUPPORTED_GAME,
             "$.game.hole_cards",

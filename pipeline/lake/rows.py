@@ -29,7 +29,7 @@ from pipeline.lake.columns import (
     to_arrays,
 )
 from pipeline.lake.schema import TABLES
-from pipeline.model import ActionType, Betting, HandRecord, Status, Variant
+from pipeline.model import HILO_VARIANTS, ActionType, Betting, HandRecord, Status, Variant
 from pipeline.pots import split_evenly
 from pipeline.rules import Replay
 from pipeline.rules.stats import FLAG_COLUMNS, FLAG_NAMES, fill_flags, hand_positions
@@ -378,7 +378,7 @@ def _add_hand_row(
     row = out.n
     view[0, row] = hand.line
     view[1, row] = game.hole_cards
-    view[2, row] = game.variant.is_hilo  # hi_lo
+    view[2, row] = game.variant in HILO_VARIANTS  # hi_lo
     view[3, row] = game.small_blind
     view[4, row] = game.big_blind
     view[5, row] = game.ante
@@ -468,7 +468,7 @@ def _add_seat_rows(
     players = {s.seat: s for s in hand.seats}
     won_of, finals, hole = settled.won, settled.final_stacks, judged.hole_cards
     highs, lows = settled.high_hands, settled.low_hands
-    pots = _pot_kinds(settled, hand.game.variant.is_hilo)
+    pots = _pot_kinds(settled, hand.game.variant in HILO_VARIANTS)
     flags.reserve(n)
     fill_flags(judged, names, flags.view, flags.n)
     flags.n += n

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 from pipeline.cards import UNKNOWN, format_cards
 from pipeline.model import (
+    COURCHEVEL_VARIANTS,
     Action,
     ActionType,
 )
@@ -84,7 +85,12 @@ def board(run: Run, seq: int, action: Action) -> None:
     _see_cards(run, seq, cards, None)
     if action.burn:
         _see_cards(run, seq, action.burn, None)
-    if run.posts_open and not run.exposed and not run.shared_board and game.variant.is_courchevel:
+    if (
+        run.posts_open
+        and not run.exposed
+        and not run.shared_board
+        and game.variant in COURCHEVEL_VARIANTS
+    ):
         if len(cards) != 1:
             run.flag(
                 Code.WRONG_BOARD_SIZE,
@@ -116,7 +122,7 @@ def board(run: Run, seq: int, action: Action) -> None:
             seq=seq,
         )
     size = len(run.shared_board)
-    expected = _next_street_size(size, run.exposed and game.variant.is_courchevel)
+    expected = _next_street_size(size, run.exposed and game.variant in COURCHEVEL_VARIANTS)
     if expected is None:
         run.flag(
             Code.WRONG_BOARD_SIZE, "a board card after the river", seq=seq, actual=str(len(cards))
@@ -184,7 +190,7 @@ def _run_board(run: Run, seq: int, action: Action) -> None:
         )
     board = run.run_boards.setdefault(k, [])
     size = len(run.shared_board) + len(board)
-    expected = _next_street_size(size, run.exposed and run.hand.game.variant.is_courchevel)
+    expected = _next_street_size(size, run.exposed and run.hand.game.variant in COURCHEVEL_VARIANTS)
     if expected is None or len(cards) != expected:
         run.flag(
             Code.WRONG_BOARD_SIZE,

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pipeline.cards import UNKNOWN, format_cards
-from pipeline.model import ActionType, HandRecord
+from pipeline.model import COURCHEVEL_VARIANTS, ActionType, HandRecord
 
 __all__ = ["check_deck_order", "deal_order"]
 
@@ -66,7 +66,7 @@ def check_deck_order(
     k = hand.game.hole_cards
     index = {seat: i for i, seat in enumerate(seats)}
     problems: list[tuple[int, int | None, str]] = []
-    courchevel = hand.game.variant.is_courchevel
+    courchevel = hand.game.variant in COURCHEVEL_VARIANTS
     pointer = n * k
     board_cards = 0
     run_pointer: dict[int, int] = {}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TypeVar
 
 from pipeline.model import (
+    COURCHEVEL_VARIANTS,
     Action,
     Betting,
     Blind,
@@ -315,7 +316,7 @@ def close_posts(run: Run, seq: int) -> None:
                     expected=run.money(game.ante),
                     actual="none",
                 )
-    if not run.exposed and game.variant.is_courchevel:
+    if not run.exposed and game.variant in COURCHEVEL_VARIANTS:
         run.flag(
             Code.WRONG_BOARD_SIZE,
             "Courchevel: no flop card was exposed before the betting",
