@@ -1,9 +1,9 @@
 """The rows of ``actions``: one per action of the log, from its replay's step.
 
-Split from :mod:`pipeline.lake.rows` (which gathers the other tables' rows and flushes
-these with them): a step's values are written into typed columns while the step is at
-hand, and an action the replay did not reach (it stopped at a fatal violation) gets a
-row of the log's own values.
+:class:`~pipeline.lake.rows.ChunkRows` gathers a batch's rows of every other table and
+flushes these with them. A step's values are written into typed columns while the step is
+at hand; an action the replay did not reach (it stopped at a fatal violation) gets a row
+of the log's own values.
 """
 
 from __future__ import annotations
