@@ -1,6 +1,8 @@
 # C types for the compiled form (see setup.py); jsonl.py stays the source of truth.
 import cython
 
+from pipeline.formats.limits cimport vet
+
 cdef bytes _RANK_TIMES_4
 cdef bytes _SUIT
 
@@ -42,3 +44,6 @@ cpdef object _record(HandC w, tuple extras, object source, object line)
 
 @cython.locals(out=list)
 cpdef tuple _each(object wires, object convert, object scale, str path)
+
+@cython.locals(buffer=bytearray)
+cpdef bint _in_writers_form(object only, bytes raw) except -1

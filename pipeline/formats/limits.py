@@ -265,7 +265,7 @@ def vet(item: HandRecord | Reject) -> HandRecord | Reject:
         return _clean_reject(item)
     problem = _problem(item)
     if problem is None:
-        if _SURROGATE_RE.search(item.source):
+        if not item.source.isascii() and _SURROGATE_RE.search(item.source):
             return msgspec.structs.replace(item, source=clean_text(item.source))
         return item
     code, field, message = problem
@@ -382,7 +382,7 @@ def _in_range(hand: HandRecord) -> bool:
     result = hand.result
     if result is not None:
         for c in result.collected:
-            if c.pot < 0 or c.pot > MAX_SEAT:
+            if c.pot < 0 or c.pot > _SEAT_LIMIT:
                 return False
         entries: tuple[Collection | CashOut | SeatAmount, ...] = (
             *result.collected,
@@ -400,19 +400,26 @@ def _in_range(hand: HandRecord) -> bool:
         for value in others:
             if (total := _added(total, value)) < 0:
                 return False
-    return total <= MAX_HAND_MONEY
+    return total <= _MONEY_LIMIT
 
 
 def _seat_out(seat: int) -> bool:
     """Whether a seat number is outside 1 to MAX_SEAT."""
-    return seat < 1 or seat > MAX_SEAT
+    return seat < 1 or seat > _SEAT_LIMIT
 
 
 def _added(total: int, amount: int) -> int:
     """Return ``total + amount``, or -1 when the amount is outside 0 to MAX_AMOUNT."""
-    if amount < 0 or amount > MAX_AMOUNT:
+    if amount < 0 or amount > _AMOUNT_LIMIT:
         return -1
     return total + amount
+
+
+# The limits as the compiled form's C integers (limits.pxd), which _in_range compares with
+# C integers: the public names are Python ints, each compared with a new int object.
+_SEAT_LIMIT = MAX_SEAT
+_AMOUNT_LIMIT = MAX_AMOUNT
+_MONEY_LIMIT = MAX_HAND_MONEY
 
 
 def _seat_numbers(hand: HandRecord) -> Iterator[tuple[str, int]]:
