@@ -90,15 +90,20 @@ class ChunkResult:
     (:data:`pipeline.formats.FILE_MARKED`): the driver then marks the file's other hands."""
 
 
-def _write_table(result: ChunkResult, task: ChunkTask, name: str, table: pa.Table) -> None:
+def _write_table(
+    result: ChunkResult, task: ChunkTask, name: str, table: pa.Table, months: set[str]
+) -> None:
+    """Write a table's rows, a file per month of play for a partitioned one: ``months`` are
+    those of the chunk's hands, so one month is every row's, with no need to look."""
     if table.num_rows == 0:
         return
     part = f"part-{task.run_id}-{task.task_id:06d}.parquet"
     groups: list[tuple[str, pa.Table]]
     if name in PARTITIONED:
-        months = pc.unique(table["month"]).to_pylist()
+        if len(months) != 1:
+            months = set(pc.unique(table["month"]).to_pylist())
         if len(months) == 1:  # the common case: the whole table, not a filtered copy
-            groups = [(f"{name}/month={months[0]}/{part}", table)]
+            groups = [(f"{name}/month={next(iter(months))}/{part}", table)]
         else:
             groups = [
                 (f"{name}/month={month}/{part}", table.filter(pc.equal(table["month"], month)))
@@ -207,6 +212,8 @@ def _process(task: ChunkTask) -> ChunkResult:
     result.payouts = Counter({str(match).lower(): n for match, n in Counter(payouts).items()})
     result.keys = rows.keys()
     result.digests = digests(result.keys)  # here, not in the driver every worker waits on
-    for name, table in rows.tables().items():
-        _write_table(result, task, name, table)
+    tables = rows.tables()
+    months = rows.months()
+    for name, table in tables.items():
+        _write_table(result, task, name, table, months)
     return result
