@@ -14,7 +14,7 @@ cpdef list _evaluate(object replays)
 cpdef _distribute(object result, list groups)
 
 @cython.locals(awards=list, seats=tuple, amounts=list, raw=list, pot_list=list, nets=list,
-               won=dict, finals=dict, k=Py_ssize_t, contested=cython.bint,
+               won=dict, finals=dict, stacks=tuple, k=Py_ssize_t, contested=cython.bint,
                complete=cython.bint, runs=Py_ssize_t, hand=HandC, result=ResultC, pot=PotC,
                award=AwardC)
 cpdef object _settle_one(ReplayC judged, object show, object rules)
@@ -26,7 +26,7 @@ cpdef dict _starting(HandC hand)
                r=Py_ssize_t)
 cpdef _award_pot(object book, PotC pot, object net, object show, Py_ssize_t runs, bint hilo)
 
-@cython.locals(winners=list, shares=list, cards=dict)
+@cython.locals(winners=list, shares=list, cards=dict, k=Py_ssize_t)
 cpdef _pay(object book, PotC pot, Py_ssize_t runout, object half, object amount, dict ranks,
            object show, tuple rules)
 

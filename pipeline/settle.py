@@ -338,9 +338,11 @@ def _settle_one(judged: Replay, show: _Showdown | None, rules: RuleSet) -> Settl
         fee_shares = allocate_rake(
             amounts, min(fees, total - sum(shares)), policy=rules.rake_allocation
         )
-    # (a loop, not any() over a generator: a cpdef function holds no closure)
-    for a, r, f in zip(amounts, shares, fee_shares, strict=True):
-        if a < r + f:  # a pot the fees overfill: spread them over what the rake leaves
+    # (a loop, not any() over a generator: a cpdef function holds no closure; by index,
+    # not zip(..., strict=True): a keyword costs zip a thousand instructions to parse)
+    for k in range(len(amounts)):
+        # a pot the fees overfill: spread them over what the rake leaves
+        if amounts[k] < shares[k] + fee_shares[k]:
             left = [held - taken for held, taken in zip(amounts, shares, strict=True)]
             fee_shares = allocate_rake(left, sum(fee_shares), policy=rules.rake_allocation)
             break
@@ -361,17 +363,19 @@ def _settle_one(judged: Replay, show: _Showdown | None, rules: RuleSet) -> Settl
             complete = False
         else:
             hilo = hand.game.variant in HILO_VARIANTS
-            for pot, net in zip(pots, nets, strict=True):
-                _award_pot(book, pot, net, show, runs, hilo)
+            for k, pot in enumerate(pots):  # a net per pot (by index: see above)
+                _award_pot(book, pot, nets[k], show, runs, hilo)
     else:
         winner = seats[judged.folded.index(False)]  # the one player left
-        for pot, net in zip(pots, nets, strict=True):
+        for k, pot in enumerate(pots):
+            net = nets[k]
             if net:
                 awards.append(Award(pot.index, 1, _WHOLE, winner, net, rules=_ROUND_END))
     won: dict[int, int] = {}
     for award in awards:
         won[award.seat] = won.get(award.seat, 0) + award.amount
-    finals = dict(zip(seats, judged.stacks, strict=True))
+    stacks = judged.stacks  # a stack per seat dealt in
+    finals = {seat: stacks[i] for i, seat in enumerate(seats)}
     for seat, amount in won.items():
         if seat in finals:  # always: only seats dealt in win
             finals[seat] += amount
@@ -488,7 +492,8 @@ def _pay(
         text, cards = _described(_HIGH_TEXTS, describe_high, best), show.high_cards[runout]
     shares = split_evenly(amount, len(winners))  # odd chips one each, left of the button first
     tied = ("R8.odd-chips",) if amount % len(winners) and "R8.odd-chips" not in rules else ()
-    for seat, share in zip(winners, shares, strict=True):
+    for k, seat in enumerate(winners):  # a share each (by index: see _settle_one)
+        share = shares[k]
         if not share:
             continue  # a one-chip part split between more players than chips
         book.awards.append(
