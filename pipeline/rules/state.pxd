@@ -37,7 +37,8 @@ cdef class BettingState:
     cpdef Legal legal(self)
     @cython.locals(stack=cython.longlong, mine=cython.longlong, current=cython.longlong, owed=cython.longlong, call=cython.longlong, all_in_to=cython.longlong, min_to=cython.longlong, max_to=cython.longlong, can_bet=cython.bint, can_raise=cython.bint)
     cpdef Legal legal_for(self, Py_ssize_t i)
-    @cython.locals(j=Py_ssize_t, current=cython.longlong)
+    @cython.locals(j=Py_ssize_t, current=cython.longlong, most=cython.longlong, folded=list,
+                   all_in=list, stack=list, bet=list)
     cpdef bint _someone_can_call_a_raise(self, Py_ssize_t i)
     cpdef _went_all_in(self, Py_ssize_t i)
     cpdef _put(self, Py_ssize_t i, long long amount)

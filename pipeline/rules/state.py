@@ -333,7 +333,11 @@ class BettingState:
         current = self.current_bet
         folded, all_in, stack, bet = self.folded, self.all_in, self.stack, self.bet
         for j in range(self.n):
-            if j != i and stack[j] + bet[j] > current and not folded[j] and not all_in[j]:
+            if j == i or folded[j] or all_in[j]:
+                continue
+            most = stack[j]  # compiled, C integers (state.pxd): no int object made to compare
+            most += bet[j]
+            if most > current:
                 return True
         return False
 
