@@ -15,7 +15,7 @@ import pytest
 
 from pipeline.model import ActionType, Status
 from pipeline.rules import STANDARD, Replay, RuleSet, Step, Street
-from pipeline.rules.context import STEP_FIELDS, make_step, with_codes
+from pipeline.rules.context import NO_CHIPS, STEP_FIELDS, make_step, raw_chips, with_codes
 from pipeline.violations import Code, Severity
 from tests.handbuilder import (
     BOARD,
@@ -261,6 +261,22 @@ def test_a_step_is_equal_by_its_values_which_it_lists_in_field_order() -> None:
     assert flagged.codes == (Code.IDLE_CHECK,) and built.codes == ()
     assert flagged != built and flagged.values()[:-1] == built.values()[:-1]
     assert repr(made).startswith("Step(seq=3, street=<Street.FLOP: 1>, seat=2, type=")
+
+
+def test_a_step_keeps_missing_chips_as_no_chips_and_reads_them_as_none() -> None:
+    """The chips a step may lack are kept as NO_CHIPS (C integers when compiled), and read
+    as ``None``; zero is kept as zero."""
+    made = make_step(5, Street.PREFLOP, 4, ActionType.FOLD, NO_CHIPS, NO_CHIPS, 75, NO_CHIPS)
+    built = Step(5, Street.PREFLOP, 4, ActionType.FOLD, None, None, 75, None)
+    assert made == built
+    assert (made.amount, made.to, made.stack_before) == (None, None, None)
+    assert (made.to_call, made.min_to, made.max_to) == (None, None, None)
+    fold = (5, Street.PREFLOP, 4, ActionType.FOLD, None, None, 75, None, None, None, None)
+    assert made.values() == (*fold, False, ())
+    zero = Step(5, Street.PREFLOP, 4, ActionType.CHECK, 0, None, 75, 0, 0)
+    assert (zero.amount, zero.stack_before, zero.to_call) == (0, 0, 0)
+    assert raw_chips(None) == NO_CHIPS and raw_chips(0) == 0
+    assert made != zero
     assert made != made.values()  # a step is not a tuple
 
 

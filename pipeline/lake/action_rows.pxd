@@ -29,4 +29,4 @@ cdef int _add_action_part(
     object place, object codes
 ) except -1
 
-cdef long long _ABSENT
+cdef long long _ABSENT, _NO_CHIPS

@@ -16,7 +16,7 @@ import pyarrow as pa
 from pipeline.lake.columns import ABSENT, Columns, card_text, text_array
 from pipeline.model import Action, ActionType, HandRecord
 from pipeline.rules import Replay, context
-from pipeline.rules.context import STEP_FIELDS, Step, StepValues
+from pipeline.rules.context import NO_CHIPS, STEP_FIELDS, Step, StepValues
 from pipeline.rules.state import Street
 
 __all__ = ["ACTION_INTS", "ActionRows", "add_action_rows", "stopped_early"]
@@ -151,13 +151,14 @@ def _add_step_rows(
         view[1, row] = step.street
         view[2, row] = _ABSENT if step.seat is None else step.seat
         view[3, row] = type_codes[step.type]
-        view[4, row] = _ABSENT if step.amount is None else step.amount
-        view[5, row] = _ABSENT if step.to is None else step.to  # to_amount
+        # the chips as the step keeps them (C integers when compiled), NO_CHIPS for none
+        view[4, row] = _ABSENT if step._amount == _NO_CHIPS else step._amount
+        view[5, row] = _ABSENT if step._to == _NO_CHIPS else step._to  # to_amount
         view[6, row] = step.pot_before
-        view[7, row] = _ABSENT if step.stack_before is None else step.stack_before
-        view[8, row] = _ABSENT if step.to_call is None else step.to_call
-        view[9, row] = _ABSENT if step.min_to is None else step.min_to
-        view[10, row] = _ABSENT if step.max_to is None else step.max_to
+        view[7, row] = _ABSENT if step._stack_before == _NO_CHIPS else step._stack_before
+        view[8, row] = _ABSENT if step._to_call == _NO_CHIPS else step._to_call
+        view[9, row] = _ABSENT if step._min_to == _NO_CHIPS else step._min_to
+        view[10, row] = _ABSENT if step._max_to == _NO_CHIPS else step._max_to
         view[11, row] = step.all_in
         _add_action_part(view, cards_col, notes, row, action, players.get(step.seat), step.codes)
         row += 1
@@ -227,6 +228,7 @@ def _add_action_part(
 
 
 _ABSENT = ABSENT  # a C constant in the compiled form
+_NO_CHIPS = NO_CHIPS  # a C constant in the compiled form
 
 
 def _with_unreplayed(judged: Replay, hand: HandRecord) -> list[StepValues | _Unreplayed]:

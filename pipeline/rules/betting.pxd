@@ -1,7 +1,9 @@
 cimport cython
 from pipeline.rules.state cimport BettingState, Legal
 from pipeline.records cimport Action as ActionC
-from pipeline.rules.context cimport Run, make_step, seat_index
+from pipeline.rules.context cimport Run, make_step, raw_chips, seat_index
+
+cdef long long _NO_CHIPS
 
 @cython.locals(state=BettingState, legal=Legal, i=Py_ssize_t, skipped=Py_ssize_t, turn=Py_ssize_t, pot_before=cython.longlong, stack_before=cython.longlong)
 cpdef bet(Run run, Py_ssize_t seq, ActionC action)

@@ -6,13 +6,21 @@ from pipeline.model import (
     Action,
     ActionType,
 )
-from pipeline.rules.context import Run, check_all_in_flag, make_step, seat_index
+from pipeline.rules.context import (
+    NO_CHIPS,
+    Run,
+    check_all_in_flag,
+    make_step,
+    raw_chips,
+    seat_index,
+)
 from pipeline.rules.state import Legal, Street
 from pipeline.violations import Code
 
 # Enum members compared at every action, bound once (C constants in the compiled engine).
 _FOLD, _CHECK, _CALL, _BET = ActionType.FOLD, ActionType.CHECK, ActionType.CALL, ActionType.BET
 _RIVER, _SHOWDOWN = Street.RIVER, Street.SHOWDOWN
+_NO_CHIPS = NO_CHIPS  # a C constant in the compiled form
 
 
 def bet(run: Run, seq: int, action: Action) -> None:
@@ -240,13 +248,13 @@ def _record_bet_step(
             state.street if state.street is not _SHOWDOWN else _RIVER,  # after the river
             action.seat,
             action.type,
-            moved if moved else None,
-            to,
+            moved if moved else _NO_CHIPS,
+            raw_chips(to),
             pot_before,
             stack_before,
             legal.call,
-            legal.min_to if sized else None,
-            legal.max_to if sized else None,
+            legal.min_to if sized else _NO_CHIPS,
+            legal.max_to if sized else _NO_CHIPS,
             state.all_in[i],
         )
     )

@@ -7,12 +7,17 @@ from pipeline.rules.state cimport BettingState
 @cython.freelist(64)
 cdef class Step:
     cdef readonly Py_ssize_t seq
-    cdef readonly object street, seat, type, amount, to, pot_before, stack_before
-    cdef readonly object to_call, min_to, max_to
+    cdef readonly object street, seat, type
+    cdef readonly long long pot_before
+    cdef long long _amount, _to, _stack_before, _to_call, _min_to, _max_to
     cdef readonly bint all_in
     cdef readonly tuple codes
 
     cpdef tuple values(self)
+
+cdef long long _NO_CHIPS
+cpdef long long raw_chips(object value) except? -1
+cdef object _chips(long long raw)
 
 cdef class Run:
     cdef public HandC hand
@@ -30,9 +35,9 @@ cdef class Run:
 cpdef Py_ssize_t seat_index(Run run, Py_ssize_t seq, ActionC action) except -1
 @cython.locals(step=Step)
 cpdef Step make_step(
-    Py_ssize_t seq, object street, object seat, object kind, object amount, object to,
-    long long pot_before, object stack_before, object to_call=*, object min_to=*,
-    object max_to=*, bint all_in=*)
+    Py_ssize_t seq, object street, object seat, object kind, long long amount, long long to,
+    long long pot_before, long long stack_before, long long to_call=*, long long min_to=*,
+    long long max_to=*, bint all_in=*)
 cpdef check_all_in_flag(Run run, Py_ssize_t seq, ActionC action, bint all_in)
 cpdef Step with_codes(Step step, tuple codes)
 @cython.locals(step=Step)

@@ -60,6 +60,21 @@ StepValues = tuple[
 """A step's values, in :data:`STEP_FIELDS` order (:meth:`Step.values`)."""
 
 
+NO_CHIPS = -(2**63)
+"""A step's chips that are not there (``None``), as the step keeps them (:class:`Step`)."""
+_NO_CHIPS = NO_CHIPS  # a C constant in the compiled form
+
+
+def raw_chips(value: int | None) -> int:
+    """Return chips as a step keeps them: ``None`` as :data:`NO_CHIPS`."""
+    return _NO_CHIPS if value is None else value
+
+
+def _chips(raw: int) -> int | None:
+    """Return chips a step keeps as they read: :data:`NO_CHIPS` as ``None``."""
+    return None if raw == _NO_CHIPS else raw
+
+
 class Step:
     """One recorded action with the state before it and the legal range it was judged by.
 
@@ -71,9 +86,29 @@ class Step:
     statistics and the lake, so it is a bare slotted class, a C struct in the compiled
     engine: ``context.pxd``. A named tuple's fields are reached through a generic
     attribute look-up, and making one built its values twice.)
+
+    The chips that may be missing (``amount``, ``to``, ``stack_before``, ``to_call``,
+    ``min_to``, ``max_to``) are kept as ``_amount`` and so on, :data:`NO_CHIPS` for
+    ``None``, and read as ints or ``None`` through properties: compiled, they are C
+    integers, so that a step is made without an int object per amount (a hand has some
+    hundred of them) and the lake's rows and the statistics read them as they are.
     """
 
-    __slots__ = STEP_FIELDS
+    __slots__ = (
+        "_amount",
+        "_max_to",
+        "_min_to",
+        "_stack_before",
+        "_to",
+        "_to_call",
+        "all_in",
+        "codes",
+        "pot_before",
+        "seat",
+        "seq",
+        "street",
+        "type",
+    )
 
     def __init__(
         self,
@@ -95,15 +130,45 @@ class Step:
         self.street = street
         self.seat = seat
         self.type = type
-        self.amount = amount
-        self.to = to
+        self._amount = raw_chips(amount)
+        self._to = raw_chips(to)
         self.pot_before = pot_before
-        self.stack_before = stack_before
-        self.to_call = to_call
-        self.min_to = min_to
-        self.max_to = max_to
+        self._stack_before = raw_chips(stack_before)
+        self._to_call = raw_chips(to_call)
+        self._min_to = raw_chips(min_to)
+        self._max_to = raw_chips(max_to)
         self.all_in = all_in
         self.codes = codes
+
+    @property
+    def amount(self) -> int | None:
+        """Chips the action moved."""
+        return _chips(self._amount)
+
+    @property
+    def to(self) -> int | None:
+        """The player's total for the street after a raise, as logged."""
+        return _chips(self._to)
+
+    @property
+    def stack_before(self) -> int | None:
+        """The player's stack before a betting action."""
+        return _chips(self._stack_before)
+
+    @property
+    def to_call(self) -> int | None:
+        """What the player had to put in to call, for a betting action."""
+        return _chips(self._to_call)
+
+    @property
+    def min_to(self) -> int | None:
+        """The least total the player could bet or raise to, when they could."""
+        return _chips(self._min_to)
+
+    @property
+    def max_to(self) -> int | None:
+        """The most total the player could bet or raise to, when they could."""
+        return _chips(self._max_to)
 
     def values(self) -> StepValues:
         """Return the step's values, in field order (a row of the lake's ``actions``)."""
@@ -112,13 +177,13 @@ class Step:
             self.street,
             self.seat,
             self.type,
-            self.amount,
-            self.to,
+            _chips(self._amount),
+            _chips(self._to),
             self.pot_before,
-            self.stack_before,
-            self.to_call,
-            self.min_to,
-            self.max_to,
+            _chips(self._stack_before),
+            _chips(self._to_call),
+            _chips(self._min_to),
+            _chips(self._max_to),
             self.all_in,
             self.codes,
         )
@@ -140,32 +205,33 @@ def make_step(
     street: Street,
     seat: int | None,
     kind: ActionType,
-    amount: int | None,
-    to: int | None,
+    amount: int,
+    to: int,
     pot_before: int,
-    stack_before: int | None,
-    to_call: int | None = None,
-    min_to: int | None = None,
-    max_to: int | None = None,
+    stack_before: int,
+    to_call: int = NO_CHIPS,
+    min_to: int = NO_CHIPS,
+    max_to: int = NO_CHIPS,
     all_in: bool = False,
 ) -> Step:
     """Return a :class:`Step` with no codes, its fields set one by one (in the compiled
-    engine, without a call of ``__init__``: one is made per action).
+    engine, without a call of ``__init__``: one is made per action). The chips are as the
+    step keeps them, :data:`NO_CHIPS` for none (:func:`raw_chips`).
 
-    Equal to ``Step(seq, street, …)``.
+    Equal to ``Step(seq, street, …)`` with ``None`` for each :data:`NO_CHIPS`.
     """
     step = Step.__new__(Step)
     step.seq = seq
     step.street = street
     step.seat = seat
     step.type = kind
-    step.amount = amount
-    step.to = to
+    step._amount = amount
+    step._to = to
     step.pot_before = pot_before
-    step.stack_before = stack_before
-    step.to_call = to_call
-    step.min_to = min_to
-    step.max_to = max_to
+    step._stack_before = stack_before
+    step._to_call = to_call
+    step._min_to = min_to
+    step._max_to = max_to
     step.all_in = all_in
     step.codes = ()
     return step

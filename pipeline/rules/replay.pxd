@@ -3,7 +3,9 @@ cimport cython
 from pipeline.records cimport Action as ActionC, GameSpec as GameC, HandRecord as HandC
 from pipeline.rules.betting cimport bet
 from pipeline.rules.board cimport board, board_street, deal
-from pipeline.rules.context cimport Run, make_step
+from pipeline.rules.context cimport Run, make_step, raw_chips
+
+cdef long long _NO_CHIPS
 from pipeline.rules.state cimport BettingState
 
 @cython.locals(run=Run, state=BettingState, seq=Py_ssize_t, fatal=cython.bint, action=ActionC,

@@ -22,7 +22,7 @@ from pipeline.model import (
 )
 from pipeline.rules.betting import bet, uncalled
 from pipeline.rules.board import board, board_street, boards_of, deal, show
-from pipeline.rules.context import Run, Step, Stop, make_step, with_codes
+from pipeline.rules.context import NO_CHIPS, Run, Step, Stop, make_step, raw_chips, with_codes
 from pipeline.rules.finish import finish
 from pipeline.rules.forced import check_setup, close_posts, dealt_seats, post, seating
 from pipeline.rules.rulesets import STANDARD, RuleSet
@@ -39,6 +39,7 @@ _BETTING = frozenset(
 _POST, _DEAL, _BOARD = ActionType.POST, ActionType.DEAL, ActionType.BOARD
 _UNCALLED, _ERROR = ActionType.UNCALLED, Severity.ERROR
 _SHOWDOWN = Street.SHOWDOWN
+_NO_CHIPS = NO_CHIPS  # a C constant in the compiled form
 _OK, _VIOLATIONS, _INVALID = Status.OK, Status.VIOLATIONS, Status.INVALID
 _VOID, _PARTIAL = Status.VOID, Status.PARTIAL
 
@@ -170,13 +171,13 @@ def _step(run: Run, seq: int, action: Action) -> None:
             street,
             action.seat,
             kind,
-            action.amount,
-            action.to,
+            raw_chips(action.amount),
+            raw_chips(action.to),
             pot_before,
-            None,
-            None,
-            None,
-            None,
+            _NO_CHIPS,  # no stack, nor a legal range: not a betting action
+            _NO_CHIPS,
+            _NO_CHIPS,
+            _NO_CHIPS,
             all_in,
         )
     )
@@ -193,7 +194,16 @@ def _flush_step(run: Run) -> None:
     if street is _SHOWDOWN and action.type in _BETTING:
         street = Street.RIVER  # a bet after the river closed: the river's, as checks are
     run.steps.append(
-        make_step(seq, street, action.seat, action.type, action.amount, action.to, state.pot, None)
+        make_step(
+            seq,
+            street,
+            action.seat,
+            action.type,
+            raw_chips(action.amount),
+            raw_chips(action.to),
+            state.pot,
+            _NO_CHIPS,
+        )
     )
 
 

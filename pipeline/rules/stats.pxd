@@ -24,6 +24,7 @@ cdef Py_ssize_t _WIDTH, _MARKS, _OUT, _FOLDED_EARLY, _FOLDED_PREFLOP, _FACED
 cdef Py_ssize_t _VPIP, _VPIP_OPP, _PFR, _THREE_BET, _THREE_BET_OPP, _FOLD_TO_THREE_BET
 cdef Py_ssize_t _FOLD_TO_THREE_BET_OPP, _STEAL, _STEAL_OPP, _AGGRESSIVE_COUNT, _CALLS, _FOLDS
 cdef Py_ssize_t _SAW_FLOP, _SHOWDOWN
+cdef long long _NO_CHIPS
 
 cdef object _POST, _DEAL, _SMALL, _BIG
 

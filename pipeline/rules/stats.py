@@ -22,6 +22,7 @@ from typing import NamedTuple
 import numpy as np
 
 from pipeline.model import ActionType, Blind, HandRecord
+from pipeline.rules.context import NO_CHIPS
 from pipeline.rules.replay import Replay
 from pipeline.rules.state import Street
 from pipeline.violations import Code
@@ -56,6 +57,7 @@ _JUDGED_AS: dict[Code, ActionType] = {
 replay applies it. A flagged raise that puts in no more than the call is a call (a "raise"
 to the bet made), and a flagged call of nothing a check."""
 _PREFLOP = Street.PREFLOP
+_NO_CHIPS = NO_CHIPS  # a C constant in the compiled form
 _POSTFLOP = (Street.FLOP, Street.TURN, Street.RIVER)
 
 
@@ -234,7 +236,7 @@ def fill_flags(judged: Replay, positions: list[str], rows: np.ndarray, first: in
             rows[_STEAL, r] = aggressive
         if (
             raises == 1
-            and step.max_to is not None
+            and step._max_to != _NO_CHIPS  # could raise (max_to not None): read as kept
             and not rows[_THREE_BET_OPP, r]
             and r != first_raiser
         ):
