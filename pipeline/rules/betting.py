@@ -11,7 +11,6 @@ from pipeline.rules.context import (
     Run,
     check_all_in_flag,
     make_step,
-    raw_chips,
     seat_index,
 )
 from pipeline.rules.state import Legal, Street
@@ -44,7 +43,9 @@ def bet(run: Run, seq: int, action: Action) -> None:
             seq=seq,
             seat=seat,
         )
-        _record_bet_step(run, seq, action, i, state.legal_for(i), pot_before, stack_before, None)
+        _record_bet_step(
+            run, seq, action, i, state.legal_for(i), pot_before, stack_before, _NO_CHIPS
+        )
         return
     if state.live <= 1 or state.street is _SHOWDOWN:
         run.flag(Code.ACTION_AFTER_HAND_END, f"{kind} after the hand was over", seq=seq, seat=seat)
@@ -71,7 +72,7 @@ def bet(run: Run, seq: int, action: Action) -> None:
         )
         legal = state.legal_for(i)
     if state.folded[i] or state.all_in[i]:
-        _record_bet_step(run, seq, action, i, legal, pot_before, stack_before, None)
+        _record_bet_step(run, seq, action, i, legal, pot_before, stack_before, _NO_CHIPS)
         return
     to = _judge(run, seq, action, legal, i)
     if kind is _FOLD:
@@ -80,7 +81,7 @@ def bet(run: Run, seq: int, action: Action) -> None:
         state.check(i)
     elif kind is _CALL:
         state.call(i, action.amount or 0)
-    elif to is not None:
+    elif to != _NO_CHIPS:  # always, for a bet or a raise
         state.raise_to(i, to)
         if state.street is _RIVER:
             run.river_aggressor = i
@@ -93,13 +94,15 @@ def bet(run: Run, seq: int, action: Action) -> None:
     after_action(run, seq)
 
 
-def _judge(run: Run, seq: int, action: Action, legal: Legal, i: int) -> int | None:
-    """Judge one betting action against the legal range; return the street total it makes."""
+def _judge(run: Run, seq: int, action: Action, legal: Legal, i: int) -> int:
+    """Judge one betting action against the legal range; return the street total it makes,
+    :data:`~pipeline.rules.context.NO_CHIPS` for a fold or a check. (The chips are C
+    integers when compiled, ``betting.pxd``: no int object is made to compare them.)"""
     state = run.state
     seat = run.seats[i]
     kind = action.type
     if kind is _FOLD:
-        return None
+        return _NO_CHIPS
     if kind is _CHECK:
         if not legal.can_check:
             run.flag(
@@ -110,16 +113,18 @@ def _judge(run: Run, seq: int, action: Action, legal: Legal, i: int) -> int | No
                 expected=f"call {run.money(legal.call)} or fold",
                 actual="check",
             )
-        return None
+        return _NO_CHIPS
+    stack = state.stack[i]
+    mine = state.bet[i]
     if kind is _CALL:
         amount = action.amount or 0
-        if amount > state.stack[i]:
+        if amount > stack:
             run.flag(
                 Code.EXCEEDS_STACK,
-                f"calls {run.money(amount)} with {run.money(state.stack[i])} behind",
+                f"calls {run.money(amount)} with {run.money(stack)} behind",
                 seq=seq,
                 seat=seat,
-                expected=run.money(state.stack[i]),
+                expected=run.money(stack),
                 actual=run.money(amount),
             )
         if amount != legal.call or legal.call == 0:
@@ -132,8 +137,7 @@ def _judge(run: Run, seq: int, action: Action, legal: Legal, i: int) -> int | No
                 expected=expected,
                 actual=run.money(amount),
             )
-        return state.bet[i] + amount
-    mine = state.bet[i]
+        return mine + amount
     if kind is _BET:
         to = mine + (action.amount or 0)
         if not legal.can_bet:
@@ -157,16 +161,16 @@ def _judge(run: Run, seq: int, action: Action, legal: Legal, i: int) -> int | No
                 actual="raise",
             )
     chips = to - mine
-    if chips > state.stack[i]:
+    if chips > stack:
         run.flag(
             Code.EXCEEDS_STACK,
-            f"puts in {run.money(chips)} with {run.money(state.stack[i])} behind",
+            f"puts in {run.money(chips)} with {run.money(stack)} behind",
             seq=seq,
             seat=seat,
-            expected=run.money(state.stack[i]),
+            expected=run.money(stack),
             actual=run.money(chips),
         )
-    all_in = chips == state.stack[i]
+    all_in = chips == stack
     is_bet = legal.can_bet
     verb = "bets" if is_bet else "raises to"  # a bet is its amount, a raise its new total
     below = Code.BET_BELOW_MINIMUM if is_bet else Code.RAISE_BELOW_MINIMUM
@@ -237,7 +241,7 @@ def _record_bet_step(
     legal: Legal,
     pot_before: int,
     stack_before: int,
-    to: int | None,
+    to: int,
 ) -> None:
     state = run.state
     moved = stack_before - state.stack[i]
@@ -249,7 +253,7 @@ def _record_bet_step(
             action.seat,
             action.type,
             moved if moved else _NO_CHIPS,
-            raw_chips(to),
+            to,
             pot_before,
             stack_before,
             legal.call,

@@ -35,12 +35,14 @@ cdef class BettingState:
     cpdef object next_actor(self)
     cpdef bint _capped(self)
     cpdef Legal legal(self)
-    @cython.locals(stack=cython.longlong, mine=cython.longlong, current=cython.longlong, owed=cython.longlong, call=cython.longlong, all_in_to=cython.longlong, min_to=cython.longlong, max_to=cython.longlong, can_bet=cython.bint, can_raise=cython.bint)
+    @cython.locals(stack=cython.longlong, mine=cython.longlong, current=cython.longlong, owed=cython.longlong, call=cython.longlong, all_in_to=cython.longlong, min_to=cython.longlong, max_to=cython.longlong, acted=cython.longlong, can_bet=cython.bint, can_raise=cython.bint)
     cpdef Legal legal_for(self, Py_ssize_t i)
-    @cython.locals(j=Py_ssize_t, current=cython.longlong, most=cython.longlong, folded=list,
+    @cython.locals(j=Py_ssize_t, current=cython.longlong, behind=cython.longlong,
+                   put=cython.longlong, folded=list,
                    all_in=list, stack=list, bet=list)
     cpdef bint _someone_can_call_a_raise(self, Py_ssize_t i)
     cpdef _went_all_in(self, Py_ssize_t i)
+    @cython.locals(left=cython.longlong, put=cython.longlong)
     cpdef _put(self, Py_ssize_t i, long long amount)
     cpdef _acted(self, Py_ssize_t i)
     @cython.locals(i=Py_ssize_t, j=Py_ssize_t, top=cython.longlong)

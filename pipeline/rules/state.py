@@ -316,12 +316,14 @@ class BettingState:
                 max_to = all_in_to
         if can_raise:
             level = self.acted_level[i]
-            if level is not None and not (
-                self.full_level > level
-                if self.is_limit
-                else current - level >= self.last_full_raise
-            ):
-                can_raise, closed_by = False, Code.RAISE_NOT_REOPENED
+            if level is not None:
+                acted = level  # a C integer (state.pxd), compared as one
+                if not (
+                    self.full_level > acted
+                    if self.is_limit
+                    else current - acted >= self.last_full_raise
+                ):
+                    can_raise, closed_by = False, Code.RAISE_NOT_REOPENED
         if max_to > all_in_to:
             max_to = all_in_to
         return _legal(i, call, owed == 0, can_bet, can_raise, min_to, max_to, all_in_to, closed_by)
@@ -335,9 +337,9 @@ class BettingState:
         for j in range(self.n):
             if j == i or folded[j] or all_in[j]:
                 continue
-            most = stack[j]  # compiled, C integers (state.pxd): no int object made to compare
-            most += bet[j]
-            if most > current:
+            behind = stack[j]  # compiled, C integers (state.pxd): no int made to add, compare
+            put = bet[j]
+            if behind + put > current:
                 return True
         return False
 
@@ -351,11 +353,17 @@ class BettingState:
                 self.able -= 1
 
     def _put(self, i: int, amount: int) -> None:
-        self.stack[i] -= amount
-        self.bet[i] += amount
-        self.invested[i] += amount
+        # each value read into a C integer first (state.pxd): an in-place sum of a list's
+        # int and a C integer would make an int of the C one too
+        left = self.stack[i]
+        left -= amount
+        self.stack[i] = left
+        put = self.bet[i]
+        self.bet[i] = put + amount
+        put = self.invested[i]
+        self.invested[i] = put + amount
         self.street_total += amount
-        if self.stack[i] <= 0:
+        if left <= 0:
             self._went_all_in(i)
 
     # ------------------------------------------------------------------ forced bets
