@@ -83,7 +83,8 @@ def _layers(amounts: Sequence[int], folded: Sequence[bool]) -> list[tuple[int, t
         if total != previous:
             eligible = []
             for i in live:
-                if amounts[i] >= level:
+                c = amounts[i]  # a C integer, compared with the level as one
+                if c >= level:
                     eligible.append(i)
             pots.append((total - previous, tuple(eligible)))
         previous = total
