@@ -9,7 +9,7 @@ cdef long long _NO_CHIPS
 cpdef bet(Run run, Py_ssize_t seq, ActionC action)
 @cython.locals(state=BettingState, stack=cython.longlong, mine=cython.longlong, amount=cython.longlong, to=cython.longlong, chips=cython.longlong, all_in=cython.bint, is_bet=cython.bint)
 cpdef long long _judge(Run run, Py_ssize_t seq, ActionC action, Legal legal, Py_ssize_t i) except? -1
-@cython.locals(state=BettingState, moved=cython.longlong, sized=cython.bint)
+@cython.locals(state=BettingState, left=cython.longlong, moved=cython.longlong, sized=cython.bint)
 cpdef _record_bet_step(Run run, Py_ssize_t seq, ActionC action, Py_ssize_t i, Legal legal, long long pot_before, long long stack_before, long long to)
 @cython.locals(state=BettingState, i=Py_ssize_t)
 cpdef after_action(Run run, Py_ssize_t seq)

@@ -244,7 +244,8 @@ def _record_bet_step(
     to: int,
 ) -> None:
     state = run.state
-    moved = stack_before - state.stack[i]
+    left = state.stack[i]  # a C integer (betting.pxd): no int made to subtract
+    moved = stack_before - left
     sized = legal.can_raise
     run.steps.append(
         make_step(
