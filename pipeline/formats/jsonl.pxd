@@ -10,9 +10,18 @@ cdef bytes _SUIT
                digits=Py_ssize_t, decimals=Py_ssize_t)
 cpdef long long _plain_units(str text, Py_ssize_t scale)
 
-@cython.locals(n=Py_ssize_t, i=Py_ssize_t, rank=cython.long, suit=cython.long, card=Py_ssize_t,
-               cards=list)
+@cython.locals(n=Py_ssize_t, i=Py_ssize_t, card=Py_ssize_t, a=Py_ssize_t, b=Py_ssize_t,
+               c=Py_ssize_t, d=Py_ssize_t, cards=list)
 cpdef tuple _cards_together(str text)
+
+cdef Py_ssize_t _NOT_A_CARD
+cdef str _UTC_FORM
+
+@cython.locals(i=Py_ssize_t, c=cython.long, want=cython.long)
+cdef bint _in_utc_form(str text) except -1
+
+@cython.locals(rank=cython.long, suit=cython.long, card=Py_ssize_t)
+cdef inline Py_ssize_t _card_at(str text, Py_ssize_t i) except? -3
 
 cpdef object _amount(str text, Py_ssize_t scale, str field)
 cpdef object _opt_amount(object text, Py_ssize_t scale, str field)

@@ -204,27 +204,51 @@ def _cards(text: str, field: str) -> tuple[int, ...]:
 def _cards_together(text: str) -> tuple[int, ...] | None:
     """Return the cards of text that writes them together (``"AhKd??"``, the canonical
     form), else ``None``: a loop the compiled form runs on C integers, a card's int read
-    from its two characters through two tables.
+    from its two characters through two tables (:func:`_card_at`). Four cards (hole
+    cards, most of a hand's) and a flop make their tuple at once, with no list.
 
     >>> _cards_together("2cAs??"), _cards_together("2c As"), _cards_together("")
     ((0, 51, -1), None, ())
     """
     n = len(text)
+    if n == 8:
+        a, b, c, d = _card_at(text, 0), _card_at(text, 2), _card_at(text, 4), _card_at(text, 6)
+        if a == _NOT_A_CARD or b == _NOT_A_CARD or c == _NOT_A_CARD or d == _NOT_A_CARD:
+            return None
+        return (a, b, c, d)
+    if n == 6:
+        a, b, c = _card_at(text, 0), _card_at(text, 2), _card_at(text, 4)
+        if a == _NOT_A_CARD or b == _NOT_A_CARD or c == _NOT_A_CARD:
+            return None
+        return (a, b, c)
     if n % 2:
         return None
     cards = [0] * (n // 2)
     for i in range(n // 2):
-        rank = ord(text[2 * i])
-        suit = ord(text[2 * i + 1])
-        if rank > 255 or suit > 255:
+        card = _card_at(text, 2 * i)
+        if card == _NOT_A_CARD:
             return None
-        card = _RANK_TIMES_4[rank] + _SUIT[suit]
-        if card > 51:
-            if rank != 63 or suit != 63:  # "??": a card whose face is not shown
-                return None
-            card = UNKNOWN
         cards[i] = card
     return tuple(cards)
+
+
+_NOT_A_CARD = -2
+"""What :func:`_card_at` says of two characters that are not a card (nor ``??``)."""
+
+
+def _card_at(text: str, i: int) -> int:
+    """Return the card written at ``text[i:i + 2]`` (``UNKNOWN`` for ``??``), else
+    :data:`_NOT_A_CARD`; ``i + 1`` is within the text."""
+    rank = ord(text[i])
+    suit = ord(text[i + 1])
+    if rank > 255 or suit > 255:
+        return _NOT_A_CARD
+    card = _RANK_TIMES_4[rank] + _SUIT[suit]
+    if card > 51:
+        if rank != 63 or suit != 63:  # "??": a card whose face is not shown
+            return _NOT_A_CARD
+        return UNKNOWN
+    return card
 
 
 def _scale(unit: str, field: str) -> int:
@@ -442,6 +466,13 @@ def _result(w: ResultW, scale: int, bounty_scale: int) -> RecordedResult:
 
 
 def _started_at(text: str) -> datetime:
+    if _in_utc_form(text):  # the writer's: read as it is, already in UTC
+        try:
+            return datetime.fromisoformat(text)
+        except ValueError as error:  # a day or an hour that does not exist
+            raise _FieldError(
+                RejectCode.BAD_TIMESTAMP, "$.started_at", f"$.started_at: {error}: {text!r}"
+            ) from None
     if _TIME_RE.fullmatch(text) is None:
         raise _FieldError(
             RejectCode.BAD_TIMESTAMP,
@@ -457,6 +488,26 @@ def _started_at(text: str) -> datetime:
     except OverflowError:  # a valid local time whose UTC falls outside the years 1-9999
         message = f"$.started_at: in UTC the time falls outside the years 1-9999: {text!r}"
         raise _FieldError(RejectCode.BAD_TIMESTAMP, "$.started_at", message) from None
+
+
+_UTC_FORM = "0000-00-00T00:00:00Z"
+"""The writer's form of a time (:data:`_TIME_RE` in UTC, no fraction): ``0`` for a digit."""
+
+
+def _in_utc_form(text: str) -> bool:
+    """Whether ``text`` has the writer's form of a time (:data:`_UTC_FORM`): a loop the
+    compiled form runs on C characters, in place of the regular expression's match."""
+    if len(text) != 20:
+        return False
+    for i in range(20):
+        c = ord(text[i])
+        want = ord(_UTC_FORM[i])
+        if want == 48:  # a digit
+            if c < 48 or c > 57:
+                return False
+        elif c != want:
+            return False
+    return True
 
 
 def _seats(wires: list[SeatW], scale: int, bounty_scale: int) -> tuple[Seat, ...]:
