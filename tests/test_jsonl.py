@@ -136,6 +136,11 @@ SCHEMA_BREAKERS: list[tuple[str, dict[str, Any] | list[Any], RejectCode]] = [
     ("lowercase currency", mutated("game.currency", "usd"), RejectCode.SCHEMA_VIOLATION),
     ("naive timestamp", mutated("started_at", "2026-01-02T03:04:05"), RejectCode.BAD_TIMESTAMP),
     ("date only", mutated("started_at", "2026-01-02"), RejectCode.BAD_TIMESTAMP),
+    (  # the writer's form, but a digit that is not ASCII: the form's check reads 0-9 only
+        "a full-width digit",
+        mutated("started_at", "\uff12026-01-02T03:04:05Z"),
+        RejectCode.BAD_TIMESTAMP,
+    ),
     ("unknown result field", mutated("result.winner", 2), RejectCode.SCHEMA_VIOLATION),
     (
         "collection without seat",
@@ -198,6 +203,7 @@ BEYOND_SCHEMA: list[tuple[str, dict[str, Any], RejectCode]] = [
         RejectCode.BAD_TIMESTAMP,
     ),
     ("a leap second", mutated("started_at", "2016-12-31T23:59:60Z"), RejectCode.BAD_TIMESTAMP),
+    ("an hour past 23", mutated("started_at", "2026-01-02T24:00:00Z"), RejectCode.BAD_TIMESTAMP),
     (
         "a seat cashing out twice",  # one cash-out a seat (R9.cash-out): which would count?
         mutated(
