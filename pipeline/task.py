@@ -94,7 +94,8 @@ def _write_table(
     result: ChunkResult, task: ChunkTask, name: str, table: pa.Table, months: set[str]
 ) -> None:
     """Write a table's rows, a file per month of play for a partitioned one: ``months`` are
-    those of the chunk's hands, so one month is every row's, with no need to look."""
+    those of the chunk's hands (of every row of such a table), so with one month there is
+    no need to look through the table's own."""
     if table.num_rows == 0:
         return
     part = f"part-{task.run_id}-{task.task_id:06d}.parquet"
@@ -213,7 +214,7 @@ def _process(task: ChunkTask) -> ChunkResult:
     result.keys = rows.keys()
     result.digests = digests(result.keys)  # here, not in the driver every worker waits on
     tables = rows.tables()
-    months = rows.months()
+    months = set(pc.unique(tables["hands"]["month"]).to_pylist())  # a row a hand
     for name, table in tables.items():
         _write_table(result, task, name, table, months)
     return result

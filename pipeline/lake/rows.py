@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import cast
 
 import numpy as np
 import pyarrow as pa
@@ -214,7 +213,6 @@ class ChunkRows:
         self._hand_keys: list[list[object]] = [[] for _ in _HAND_KEYS]  # per hand added
         self._counts: dict[str, list[int]] = {name: [] for name in _PER_HAND}  # rows per hand
         self._keys: list[tuple[str, str]] = []
-        self._months: set[str] = set()  # of the hands flushed
         self._done: dict[str, list[pa.Table]] = {name: [] for name in TABLES}
 
     def add_reject(self, reject: Reject) -> None:
@@ -327,7 +325,6 @@ class ChunkRows:
                 columns.update(self._keys_of(name, keys))
             self._done[name].append(_table(schema, columns))
             self._rows[name] = []
-        self._months.update(cast(list[str], self._hand_keys[2]))
         self._hand_keys = [[] for _ in _HAND_KEYS]
         self._counts = {name: [] for name in _PER_HAND}
 
@@ -355,11 +352,6 @@ class ChunkRows:
             name: pa.concat_tables(parts) if parts else schema.empty_table()
             for (name, schema), parts in zip(TABLES.items(), self._done.values(), strict=True)
         }
-
-    def months(self) -> set[str]:
-        """Return the months of play (:func:`month_of`) of the hands added: every row of a
-        table partitioned by month is of one of them."""
-        return self._months | set(cast(list[str], self._hand_keys[2]))
 
     def keys(self) -> list[tuple[str, str]]:
         """Return the (site, hand_id) of every hand added, in order."""
