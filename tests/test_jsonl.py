@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -296,6 +297,135 @@ def test_one_decode_reads_every_line_as_the_full_reading_does(
     full = [decode_line(raw, "mem", 1, complete=complete) for raw in lines]
     assert fast == full
     assert sum(isinstance(item, HandRecord) for item in full) >= 40
+
+
+def _read_both(
+    raw: bytes, monkeypatch: pytest.MonkeyPatch, complete: bool = True
+) -> tuple[HandRecord | Reject, HandRecord | Reject]:
+    """Return a line read with the writer's form first, and read by the decoder only."""
+    monkeypatch.setattr(jsonl, "WRITERS_FORM", True)
+    first = decode_line(raw, "mem", 1, complete=complete)
+    monkeypatch.setattr(jsonl, "WRITERS_FORM", False)
+    return first, decode_line(raw, "mem", 1, complete=complete)
+
+
+def _writers_lines() -> list[bytes]:
+    """Lines as the writer writes them: every game, violations, the samples' hands."""
+    played = [*generate_hands(60, seed=11, faults=0.3), *generate_hands(30, seed=12)]
+    samples = [item for path in SAMPLES for item in read_jsonl(path)]
+    return [encode_hand(h) for h in played + samples if isinstance(h, HandRecord)]
+
+
+@pytest.mark.parametrize("complete", [True, False])
+def test_the_writers_form_reads_every_line_as_the_decoder_does(
+    complete: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the writer's lines (and the samples as written by hand, "pot":0 and all) are read
+    # without the decoder, as it would read them; any other line is left to it
+    written = _writers_lines()
+    by_hand = [line for path in SAMPLES for line in path.read_bytes().split(b"\n") if line]
+    for raw in [*_EVERY_LINE, *written, *by_hand]:
+        first, decoded = _read_both(raw, monkeypatch, complete)
+        assert first == decoded
+    for raw in written + by_hand:
+        hand = jsonl._writers_record(raw, "mem", 1)
+        left = b'"bount' in raw or b'"cash_outs"' in raw or b',"_' in raw  # to the decoder
+        assert isinstance(hand, HandRecord) or left
+    assert sum(jsonl._writers_record(raw, "mem", 1) is not None for raw in written) > 60
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@given(hands())
+def test_the_writers_form_of_any_hand_reads_as_the_decoder_reads_it(hand: HandRecord) -> None:
+    line = encode_hand(hand)
+    first = jsonl._writers_record(line, "mem", 1)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(jsonl, "WRITERS_FORM", False)
+        decoded = decode_line(line, "mem", 1)
+    assert first is None or first == decoded
+    if not hand.extras and b'"bount' not in line and b'"cash_outs"' not in line:
+        assert first is not None  # the writer's own line is read without the decoder
+
+
+_DAMAGE = b'"\\{}[],: 0129.-eftnuAh?\x00\x1f\x7f\x80\xc3\xff'
+"""Bytes put in a line by the damage test: JSON's own, digits, letters, controls, and bytes
+that are not UTF-8 or start a sequence."""
+
+
+def test_a_damaged_line_is_read_as_the_decoder_reads_it_or_left_to_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # whatever a byte changed, put in or taken out makes of a line in the writer's form,
+    # the reading without the decoder agrees with the decoder, or leaves the line to it
+    rng = random.Random(3)
+    lines = [encode_hand(h) for h in generate_hands(40, seed=13, faults=0.2)]
+    read = left = 0
+    for line in lines:
+        for _ in range(60):
+            data = bytearray(line)
+            at = rng.randrange(len(data))
+            what = rng.randrange(3)
+            if what == 0:
+                data[at] = rng.choice(_DAMAGE)
+            elif what == 1:
+                data.insert(at, rng.choice(_DAMAGE))
+            else:
+                del data[at]
+            raw = bytes(data)
+            first = jsonl._writers_record(raw, "mem", 1)
+            if first is None:
+                left += 1
+                continue
+            monkeypatch.setattr(jsonl, "WRITERS_FORM", False)
+            assert first == decode_line(raw, "mem", 1), raw
+            read += 1
+    assert read > 100 and left > 100  # both ways were taken
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "read"),
+    [
+        (b'"pot":1}', b'"pot":1,"pot":2}', False),  # a repeated key
+        (b'"seat":1,"player"', b'"seat":1,"seat":2,"player"', False),
+        (b'{"seat":2,"amount"', b'{"seat":2,"seat":2,"amount"', False),
+        (b'"player":"Ann"', b'"player":"A\\u006en"', False),  # an escape
+        (b'"player":"Ann"', b'"player": "Ann"', False),  # a blank
+        (b'"Ann","stack":"100.00"', b'"Ann","stack":"100.000"', False),  # not plainly
+        (b'"Ann","stack":"100.00"', b'"Ann","stack":"100"', True),
+        (b'"button":1', b'"button":1.0', False),
+        (b'"button":1', b'"button":01', False),
+        (b'"button":1', b'"button":1000001', False),
+        (b'"type":"fold","seat":1}', b'"type":"fold","seat":1,"all_in":false}', False),
+        (b'"amount":"1.00"}', b'"amount":"1.00","all_in":false}', True),  # a default
+        (b'"pot":1}', b'"pot":0}', True),
+        (b'"blind":"small"', b'"blind":"smal"', False),
+        (b'"cards":"AhKdQc2s"', b'"cards":"AhKdQc2"', False),
+        (b'"cards":"AhKdQc2s"', b'"cards":"Ah Kd Qc 2s"', False),
+        (b'"cards":"AhKdQc2s"', b'"cards":"??????2s"', True),
+        (b'"table":"T1"', b'"table":""', True),
+        (b'"hand_id":"G-1"', b'"hand_id":""', False),
+    ],
+)
+def test_the_writers_form_is_read_exactly_as_it_is_written(
+    old: bytes, new: bytes, read: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    good = {
+        **GOOD,
+        "actions": [
+            *GOOD["actions"][:2],
+            {"type": "deal", "seat": 1, "cards": "AhKdQc2s"},
+            *GOOD["actions"][2:],
+        ],
+        "result": {"collected": [{"seat": 2, "amount": "1.50", "pot": 1}]},
+    }
+    line = msgspec.json.encode(msgspec.json.decode(_line(good)))  # no blanks
+    assert jsonl._writers_record(line, "mem", 1) is not None
+    assert line.count(old) == 1
+    changed = line.replace(old, new)
+    hand = jsonl._writers_record(changed, "mem", 1)
+    assert (hand is not None) is read
+    first, decoded = _read_both(changed, monkeypatch)
+    assert first == decoded
 
 
 @given(

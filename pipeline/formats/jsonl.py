@@ -51,6 +51,7 @@ from pipeline.formats.jsonl_wire import (
     SeatAmountW,
     SeatW,
     ShowW,
+    TournamentW,
     UncalledW,
 )
 from pipeline.formats.jsonl_write import encode_hand, write_jsonl
@@ -87,6 +88,10 @@ __all__ = [
 
 
 EXCERPT_CHARS = 160
+WRITERS_FORM = not __file__.endswith(".py")
+"""Whether a line is first read as the writer writes it (:func:`_writers_record`), without
+the decoder: when this module runs compiled. Interpreted (an install without a C
+compiler), that reading is slower than the decoder's, and the decoder reads every line."""
 _CARDS_RE = re.compile(r"(?:(?:[2-9TJQKA][cdhs]|\?\?)(?: ?(?:[2-9TJQKA][cdhs]|\?\?))*)?")
 _RANK_TIMES_4 = bytes(4 * RANKS.index(chr(b)) if chr(b) in RANKS else 0xFF for b in range(256))
 _SUIT = bytes(SUITS.index(chr(b)) if chr(b) in SUITS else 0xFF for b in range(256))
@@ -149,25 +154,33 @@ def _amount(text: str, scale: int, field: str) -> int:
 
 
 def _plain_units(text: str, scale: int) -> int:
-    """Return the units of an amount written plainly, else -1 (then ask :func:`parse_amount`).
+    """Return the units of an amount written plainly, else -1 (then ask :func:`parse_amount`):
+    :func:`_units_in` of the text's ASCII bytes.
+
+    >>> [_plain_units(text, 2) for text in ("12.5", "7", "0.005", ".5", "1.500", "1\u0663")]
+    [1250, 700, -1, -1, -1, -1]
+    """
+    if not text.isascii():
+        return -1
+    return _units_in(text.encode("ascii"), 0, len(text), scale)
+
+
+def _units_in(raw: bytes, start: int, stop: int, scale: int) -> int:
+    """Return the units of the amount written plainly in ``raw[start:stop]``, else -1.
 
     Plainly: ASCII digits with at most one point, digits on both sides of it, at most
     ``scale`` decimals, and 18 digits at most once scaled (it fits 64 bits): what the writer
     writes. The same value as :func:`parse_amount`, in a loop the compiled form runs on C
     integers (a hand has some twenty-five amounts); any other text, valid or not, is left
     to it.
-
-    >>> [_plain_units(text, 2) for text in ("12.5", "7", "0.005", ".5", "1.500")]
-    [1250, 700, -1, -1, -1]
     """
-    n = len(text)
-    if n == 0 or n > 19:
+    if stop <= start or stop - start > 19:
         return -1
     value = 0
     digits = 0
     decimals = -1  # after the point; -1 until a point is read
-    for i in range(n):
-        c = ord(text[i])
+    for i in range(start, stop):
+        c = raw[i]
         if 48 <= c <= 57:
             digits += 1
             if digits > 18:
@@ -175,7 +188,7 @@ def _plain_units(text: str, scale: int) -> int:
             value = value * 10 + (c - 48)
             if decimals >= 0:
                 decimals += 1
-        elif c == 46 and decimals < 0 and 0 < i < n - 1:
+        elif c == 46 and decimals < 0 and start < i < stop - 1:
             decimals = 0
         else:
             return -1
@@ -243,6 +256,12 @@ def _card_at(text: str, i: int) -> int:
     suit = ord(text[i + 1])
     if rank > 255 or suit > 255:
         return _NOT_A_CARD
+    return _card_of(rank, suit)
+
+
+def _card_of(rank: int, suit: int) -> int:
+    """Return the card whose rank and suit are written by these two characters' codes, each
+    below 256 (``UNKNOWN`` for ``??``), else :data:`_NOT_A_CARD`."""
     card = _RANK_TIMES_4[rank] + _SUIT[suit]
     if card > 51:
         if rank != 63 or suit != 63:  # "??": a card whose face is not shown
@@ -524,19 +543,20 @@ def _seats(wires: list[SeatW], scale: int, bounty_scale: int) -> tuple[Seat, ...
     return tuple(out)
 
 
+def _tournament(t: TournamentW) -> Tournament:
+    return Tournament(
+        id=t.id,
+        level=None if t.level is UNSET else t.level,
+        buyin=None if t.buyin is UNSET else t.buyin,
+        currency=None if t.currency is UNSET else t.currency,
+        scale=_scale(t.unit, "$.tournament.unit") if t.unit is not UNSET else 2,
+    )
+
+
 def _record(w: HandW, extras: tuple[tuple[str, bytes], ...], source: str, line: int) -> HandRecord:
     game = _game(w.game)
     scale = game.scale
-    tournament = None
-    if w.tournament is not UNSET:
-        t = w.tournament
-        tournament = Tournament(
-            id=t.id,
-            level=None if t.level is UNSET else t.level,
-            buyin=None if t.buyin is UNSET else t.buyin,
-            currency=None if t.currency is UNSET else t.currency,
-            scale=_scale(t.unit, "$.tournament.unit") if t.unit is not UNSET else 2,
-        )
+    tournament = None if w.tournament is UNSET else _tournament(w.tournament)
     bounty_scale = tournament.scale if tournament is not None else 2
     return HandRecord(
         hand_id=w.hand_id,
@@ -589,6 +609,10 @@ def decode_line(
 
 
 def _decode_line(raw: bytes, source: str, line: int, complete: bool) -> HandRecord | Reject:
+    if WRITERS_FORM:
+        record = _writers_record(raw, source, line)
+        if record is not None:
+            return record
     hand_id: str | None = None
     try:
         only = _one_decode(raw)
@@ -688,6 +712,504 @@ def _one_decode(raw: bytes) -> HandOnlyW | None:
         return _HAND_ONLY_DECODER.decode(raw)
     except (msgspec.DecodeError, RecursionError):
         return None
+
+
+# ---------------------------------------------------------------------------------------
+# Reading the writer's form
+
+
+class _NotWritersForm(Exception):
+    """A line that is not in the writer's form as :class:`_Reader` reads it: the decoder
+    reads it instead (:func:`_decode_line`)."""
+
+
+_QUOTE = 34
+_BLIND_TEXT = tuple((f'{blind.value}"'.encode(), blind) for blind in Blind)
+"""Each blind's name as the writer ends it, and the blind."""
+
+
+class _Reader:
+    """A cursor over a line, reading it as the writer writes a hand: its fields in the order
+    of their wire structs (:mod:`pipeline.formats.jsonl_wire`) with no space between, text
+    without an escape, amounts and cards written plainly (:func:`_units_in`,
+    :func:`_card_of`). Anything else raises :class:`_NotWritersForm`, and the decoder reads
+    the line: what this reads, it reads as the decoder and :func:`_record` would (the
+    tests compare them), without the wire objects in between nor the second encoding
+    that checks the line for a repeated key (in this form, each field is read once, in
+    its place). A field left at its default may be written (``"pot":0``), as the decoder
+    reads it. The game and the tournament (the game mostly the same from hand to hand)
+    are cut out whole and read by the decoder, in the writer's form too."""
+
+    def __init__(self, raw: bytes) -> None:
+        self.raw = raw
+        self.pos = 0
+        self.end = len(raw)
+
+    def fail(self) -> _NotWritersForm:
+        """Return the error that says where the line leaves the writer's form."""
+        return _NotWritersForm(self.pos)
+
+    def literal(self, text: bytes) -> None:
+        """Read ``text`` at the cursor, or raise."""
+        if not self.has(text):
+            raise self.fail()
+
+    def has(self, text: bytes) -> bool:
+        """Read ``text`` if it is at the cursor; say whether it was."""
+        raw = self.raw
+        want = text  # compiled, both are read as C characters
+        pos = self.pos
+        n = len(text)
+        if pos + n > self.end:
+            return False
+        for j in range(n):
+            if raw[pos + j] != want[j]:
+                return False
+        self.pos = pos + n
+        return True
+
+    def flag(self, key: bytes) -> bool:
+        """Read a flag written after ``key``, ``False`` if the key is not there."""
+        if not self.has(key):
+            return False
+        if self.has(b"true"):
+            return True
+        self.literal(b"false")
+        return False
+
+    def text(self, nonempty: bool) -> str:
+        """Read a string with no escape in it (nor a control character, which JSON
+        forbids); ``nonempty``: not the empty string. Invalid UTF-8 raises
+        ``UnicodeDecodeError``."""
+        raw = self.raw
+        end = self.end
+        start = self.pos + 1
+        if start > end or raw[start - 1] != _QUOTE:
+            raise self.fail()
+        i = start
+        while True:
+            if i >= end:
+                raise self.fail()
+            c = raw[i]
+            if c == _QUOTE:
+                break
+            if c == 92 or c < 32:  # a backslash, or a control character
+                raise self.fail()
+            i += 1
+        if nonempty and i == start:
+            raise self.fail()
+        self.pos = i + 1
+        return raw[start:i].decode("utf-8")
+
+    def seat(self) -> int:
+        """Read a seat number (1 to 1,000,000: ``jsonl_wire.SeatNo``), written plainly."""
+        raw = self.raw
+        end = self.end
+        pos = self.pos
+        if pos >= end:
+            raise self.fail()
+        c = raw[pos]
+        if c < 49 or c > 57:  # a first digit 1-9: no sign, no leading zero
+            raise self.fail()
+        value = c - 48
+        pos += 1
+        while pos < end:
+            c = raw[pos]
+            if c < 48 or c > 57:
+                break
+            value = value * 10 + (c - 48)
+            if value > 1_000_000:
+                raise self.fail()
+            pos += 1
+        self.pos = pos  # a fraction or an exponent next is not what the caller reads next
+        return value
+
+    def amount(self, scale: int) -> int:
+        """Read an amount written plainly (:func:`_units_in`) as units at ``scale``."""
+        raw = self.raw
+        end = self.end
+        start = self.pos + 1
+        if start > end or raw[start - 1] != _QUOTE:
+            raise self.fail()
+        i = start
+        while i < end and raw[i] != _QUOTE:
+            i += 1
+        if i >= end:
+            raise self.fail()
+        units = _units_in(self.raw, start, i, scale)
+        if units < 0:
+            raise self.fail()
+        self.pos = i + 1
+        return units
+
+    def cards(self) -> tuple[int, ...]:
+        """Read cards written together (``"AhKd??"``), as :func:`_cards_together` does."""
+        raw = self.raw
+        end = self.end
+        start = self.pos + 1
+        if start > end or raw[start - 1] != _QUOTE:
+            raise self.fail()
+        i = start
+        while i < end and raw[i] != _QUOTE:
+            i += 1
+        if i >= end or (i - start) % 2:
+            raise self.fail()
+        self.pos = i + 1
+        n = (i - start) // 2
+        if n == 4:
+            a = _card_of(raw[start], raw[start + 1])
+            b = _card_of(raw[start + 2], raw[start + 3])
+            c = _card_of(raw[start + 4], raw[start + 5])
+            d = _card_of(raw[start + 6], raw[start + 7])
+            if a == _NOT_A_CARD or b == _NOT_A_CARD or c == _NOT_A_CARD or d == _NOT_A_CARD:
+                raise self.fail()
+            return (a, b, c, d)
+        cards = [0] * n
+        for k in range(n):
+            card = _card_of(raw[start + 2 * k], raw[start + 2 * k + 1])
+            if card == _NOT_A_CARD:
+                raise self.fail()
+            cards[k] = card
+        return tuple(cards)
+
+    def value(self) -> bytes:
+        """Read an object or a list whole (strings and nesting followed, nothing checked:
+        the decoder reads what this returns), and return its text."""
+        raw = self.raw
+        end = self.end
+        start = self.pos
+        depth = 0
+        within = False  # a string
+        i = start
+        while i < end:
+            c = raw[i]
+            if within:
+                if c == 92:
+                    i += 1  # the escaped character
+                elif c == _QUOTE:
+                    within = False
+            elif c == _QUOTE:
+                within = True
+            elif c == 123 or c == 91:  # { [
+                depth += 1
+            elif c == 125 or c == 93:  # } ]
+                depth -= 1
+                if depth <= 0:
+                    break
+            elif depth == 0:
+                raise self.fail()  # not an object nor a list
+            i += 1
+        if i >= end or depth != 0:
+            raise self.fail()
+        self.pos = i + 1
+        return raw[start : i + 1]
+
+    def seats(self, scale: int) -> tuple[Seat, ...]:
+        """Read the seats' list, after its ``[``, as :func:`_seats` converts it (a bounty
+        is left to the decoder: its scale is the tournament's, read later)."""
+        out: list[Seat] = []
+        while True:
+            self.literal(b'{"seat":')
+            seat = self.seat()
+            self.literal(b',"player":')
+            player = self.text(True)
+            self.literal(b',"stack":')
+            stack = self.amount(scale)
+            sitting_out = self.flag(b',"sitting_out":')
+            self.literal(b"}")
+            out.append(Seat(seat, player, stack, sitting_out, None))
+            if not self.has(b","):
+                break
+        self.literal(b"]")
+        return tuple(out)
+
+    def actions(self, scale: int) -> tuple[Action, ...]:
+        """Read the action list, after its ``[``, as :func:`_actions` converts it."""
+        out: list[Action] = []
+        if self.has(b"]"):
+            return ()
+        while True:
+            self.literal(b'{"type":"')
+            if self.has(b'deal","seat":'):
+                seat = self.seat()
+                self.literal(b',"cards":')
+                out.append(Action(_DEAL, seat=seat, cards=self.cards()))
+            elif self.has(b'call","seat":'):
+                seat = self.seat()
+                self.literal(b',"amount":')
+                amount = self.amount(scale)
+                all_in = self.flag(b',"all_in":')
+                out.append(Action(_CALL, seat=seat, amount=amount, all_in=all_in))
+            elif self.has(b'fold","seat":'):
+                out.append(Action(_FOLD, seat=self.seat()))
+            elif self.has(b'check","seat":'):
+                out.append(Action(_CHECK, seat=self.seat()))
+            elif self.has(b'raise","seat":'):
+                seat = self.seat()
+                self.literal(b',"to":')
+                to = self.amount(scale)
+                all_in = self.flag(b',"all_in":')
+                out.append(Action(_RAISE, seat=seat, to=to, all_in=all_in))
+            elif self.has(b'bet","seat":'):
+                seat = self.seat()
+                self.literal(b',"amount":')
+                amount = self.amount(scale)
+                all_in = self.flag(b',"all_in":')
+                out.append(Action(_BET, seat=seat, amount=amount, all_in=all_in))
+            elif self.has(b'post","seat":'):
+                seat = self.seat()
+                self.literal(b',"blind":"')
+                blind = self.blind()
+                self.literal(b',"amount":')
+                amount = self.amount(scale)
+                all_in = self.flag(b',"all_in":')
+                out.append(Action(_POST, seat=seat, amount=amount, blind=blind, all_in=all_in))
+            elif self.has(b'board","cards":'):
+                cards = self.cards()
+                run = self.run() if self.has(b',"run":') else None
+                burn = self.cards() if self.has(b',"burn":') else None
+                out.append(Action(_BOARD, cards=cards, run=run, burn=burn))
+            elif self.has(b'show","seat":'):
+                seat = self.seat()
+                self.literal(b',"cards":')
+                out.append(Action(_SHOW, seat=seat, cards=self.cards()))
+            elif self.has(b'uncalled","seat":'):
+                seat = self.seat()
+                self.literal(b',"amount":')
+                out.append(Action(_UNCALLED, seat=seat, amount=self.amount(scale)))
+            elif self.has(b'muck","seat":'):
+                seat = self.seat()
+                mucked = self.cards() if self.has(b',"cards":') else None
+                out.append(Action(_MUCK, seat=seat, cards=mucked))
+            else:
+                raise self.fail()
+            self.literal(b"}")
+            if not self.has(b","):
+                break
+        self.literal(b"]")
+        return tuple(out)
+
+    def result(self, scale: int) -> RecordedResult:
+        """Read the result's object as :func:`_result` converts it (cash-outs and bounties
+        are left to the decoder: the one checks its seats, the other's scale is the
+        tournament's, read later)."""
+        self.literal(b"{")
+        comma = False  # whether a field was read, so the next is after a comma
+        rake = total_pot = None
+        added = 0
+        pots: tuple[int, ...] = ()
+        collected: tuple[Collection, ...] = ()
+        fees: tuple[Fee, ...] = ()
+        final_stacks: tuple[SeatAmount, ...] = ()
+        if self.has(b'"rake":'):
+            rake = self.amount(scale)
+            comma = True
+        if self.has(b',"total_pot":' if comma else b'"total_pot":'):
+            total_pot = self.amount(scale)
+            comma = True
+        if self.has(b',"pots":[' if comma else b'"pots":['):
+            pots = self.pot_amounts(scale)
+            comma = True
+        if self.has(b',"collected":[' if comma else b'"collected":['):
+            collected = self.collected(scale)
+            comma = True
+        if self.has(b',"fees":[' if comma else b'"fees":['):
+            fees = self.fees(scale)
+            comma = True
+        if self.has(b',"added":' if comma else b'"added":'):
+            added = self.amount(scale)
+            comma = True
+        if self.has(b',"final_stacks":[' if comma else b'"final_stacks":['):
+            final_stacks = self.seat_amounts(scale)
+        self.literal(b"}")
+        return RecordedResult(
+            rake=rake,
+            total_pot=total_pot,
+            pots=pots,
+            collected=collected,
+            fees=fees,
+            added=added,
+            cash_outs=(),
+            final_stacks=final_stacks,
+            bounties=(),
+        )
+
+    def pot_amounts(self, scale: int) -> tuple[int, ...]:
+        """Read a list of amounts, after its ``[``."""
+        out: list[int] = []
+        if not self.has(b"]"):
+            while True:
+                out.append(self.amount(scale))
+                if not self.has(b","):
+                    break
+            self.literal(b"]")
+        return tuple(out)
+
+    def collected(self, scale: int) -> tuple[Collection, ...]:
+        """Read the list of collections, after its ``[``, as :func:`_collection` does."""
+        out: list[Collection] = []
+        if not self.has(b"]"):
+            while True:
+                self.literal(b'{"seat":')
+                seat = self.seat()
+                self.literal(b',"amount":')
+                amount = self.amount(scale)
+                pot = self.pot() if self.has(b',"pot":') else 0
+                run = self.run() if self.has(b',"run":') else None
+                self.literal(b"}")
+                out.append(Collection(seat, amount, pot, run))
+                if not self.has(b","):
+                    break
+            self.literal(b"]")
+        return tuple(out)
+
+    def fees(self, scale: int) -> tuple[Fee, ...]:
+        """Read the list of fees, after its ``[``, as :func:`_fee` does."""
+        out: list[Fee] = []
+        if not self.has(b"]"):
+            while True:
+                self.literal(b'{"kind":')
+                kind = self.text(True)
+                self.literal(b',"amount":')
+                out.append(Fee(kind, self.amount(scale)))
+                self.literal(b"}")
+                if not self.has(b","):
+                    break
+            self.literal(b"]")
+        return tuple(out)
+
+    def seat_amounts(self, scale: int) -> tuple[SeatAmount, ...]:
+        """Read a list of seats' amounts, after its ``[``, as :func:`_seat_amount` does."""
+        out: list[SeatAmount] = []
+        if not self.has(b"]"):
+            while True:
+                self.literal(b'{"seat":')
+                seat = self.seat()
+                self.literal(b',"amount":')
+                out.append(SeatAmount(seat, self.amount(scale)))
+                self.literal(b"}")
+                if not self.has(b","):
+                    break
+            self.literal(b"]")
+        return tuple(out)
+
+    def pot(self) -> int:
+        """Read a pot's number (0 to 1,000: ``CollectionW.pot``), written plainly."""
+        raw = self.raw
+        end = self.end
+        pos = self.pos
+        if pos >= end or not 48 <= raw[pos] <= 57:
+            raise self.fail()
+        value = raw[pos] - 48
+        pos += 1
+        if value:  # no leading zero
+            while pos < end and 48 <= raw[pos] <= 57:
+                value = value * 10 + (raw[pos] - 48)
+                if value > 1000:
+                    raise self.fail()
+                pos += 1
+        self.pos = pos
+        return value
+
+    def blind(self) -> Blind:
+        """Read a blind's name and its closing quote."""
+        for text, blind in _BLIND_TEXT:
+            if self.has(text):
+                return blind
+        raise self.fail()
+
+    def run(self) -> int:
+        """Read a runout's number (1, 2 or 3: ``jsonl_wire.Run``)."""
+        pos = self.pos
+        if pos >= self.end or not 49 <= self.raw[pos] <= 51:
+            raise self.fail()
+        self.pos = pos + 1
+        return self.raw[pos] - 48
+
+
+_GAME_DECODER = msgspec.json.Decoder(GameW)
+_TOURNAMENT_DECODER = msgspec.json.Decoder(TournamentW)
+_GAMES_BY_TEXT: dict[bytes, GameSpec] = {}
+"""Games already read, by their text in the writer's form."""
+
+
+def _decoded(decoder: msgspec.json.Decoder[W], text: bytes) -> W:
+    """Decode a part of a line cut out by :meth:`_Reader.value`, which the writer would
+    write as it is (so no key of it is repeated), else raise :class:`_NotWritersForm`."""
+    try:
+        wire = decoder.decode(text)
+    except (msgspec.DecodeError, RecursionError):
+        raise _NotWritersForm(text) from None
+    if _ENCODER.encode(wire) != text:
+        raise _NotWritersForm(text)
+    return wire
+
+
+def _game_written(text: bytes) -> GameSpec:
+    game = _GAMES_BY_TEXT.get(text)
+    if game is None:
+        game = _read_game(_decoded(_GAME_DECODER, text))
+        if len(_GAMES_BY_TEXT) >= _GAMES_KEPT:
+            _GAMES_BY_TEXT.clear()
+        _GAMES_BY_TEXT[text] = game
+    return game
+
+
+def _writers_record(raw: bytes, source: str, line: int) -> HandRecord | None:
+    """Return the hand of a line in the writer's form (:class:`_Reader`), the hand
+    :func:`_record` makes of the line decoded; ``None`` for a line in any other form,
+    whether a hand or not (the decoder then reads it, and says what is wrong)."""
+    r = _Reader(raw)
+    try:
+        r.literal(b'{"hand_id":')
+        hand_id = r.text(True)
+        r.literal(b',"site":')
+        site = r.text(True)
+        table = r.text(False) if r.has(b',"table":') else None
+        started_at = _started_at(r.text(False)) if r.has(b',"started_at":') else None
+        r.literal(b',"game":')
+        game = _game_written(r.value())
+        scale = game.scale
+        r.literal(b',"button":')
+        button = r.seat()
+        r.literal(b',"seats":[')
+        seats = r.seats(scale)
+        r.literal(b',"actions":[')
+        actions = r.actions(scale)
+        result = r.result(scale) if r.has(b',"result":') else None
+        tournament = None
+        if r.has(b',"tournament":'):
+            tournament = _tournament(_decoded(_TOURNAMENT_DECODER, r.value()))
+        deck = r.cards() if r.has(b',"deck":') else None
+        hero = r.seat() if r.has(b',"hero":') else None
+        cancelled = r.flag(b',"cancelled":')
+        partial = r.flag(b',"partial":')
+        converted = r.flag(b',"converted":')
+        r.literal(b"}")
+        if r.pos != r.end:
+            return None
+    except (_NotWritersForm, _FieldError, UnicodeDecodeError, msgspec.ValidationError):
+        return None
+    return HandRecord(
+        hand_id=hand_id,
+        site=site,
+        table=table,
+        started_at=started_at,
+        game=game,
+        button=button,
+        seats=seats,
+        actions=actions,
+        result=result,
+        tournament=tournament,
+        deck=deck,
+        hero=hero,
+        cancelled=cancelled,
+        partial=partial,
+        converted=converted,
+        source=source,
+        line=line,
+        extras=(),
+    )
 
 
 def _not_utf8(
