@@ -1,8 +1,13 @@
 """Croupier: a validating hand-history pipeline for Omaha poker."""
 
+import os
 from importlib.metadata import PackageNotFoundError, version
 
 from pipeline.compiled import refuse_stale
+
+# Arrow's C++ code takes its allocator from this variable when pyarrow loads: the C library's
+# malloc, unless the environment chose another (pipeline.task._use_system_allocator says why).
+os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
 
 refuse_stale()  # first: a compiled module not built from its source as it is will not load
 

@@ -279,6 +279,22 @@ def test_a_chunk_task_has_arrow_allocate_with_malloc_unless_told(
     assert done.stdout.strip() == pool
 
 
+@pytest.mark.parametrize(("setting", "pool"), [(None, "system"), ("mimalloc", "mimalloc")])
+def test_importing_pipeline_first_gives_arrow_malloc_unless_told(
+    setting: str | None, pool: str
+) -> None:
+    """Arrow's C++ code allocates with malloc when pipeline is imported before pyarrow (as
+    the croupier command does), unless the environment chose another allocator."""
+    env = {k: v for k, v in os.environ.items() if k != "ARROW_DEFAULT_MEMORY_POOL"}
+    if setting is not None:
+        env["ARROW_DEFAULT_MEMORY_POOL"] = setting
+    code = "import pipeline, pyarrow as pa; print(pa.default_memory_pool().backend_name)"
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == pool
+
+
 def test_a_mixed_games_name_is_in_the_hands_table(tmp_path: Path) -> None:
     hand = json.loads((SAMPLES / "limit.jsonl").read_text(encoding="utf-8").splitlines()[0])
     hand["game"]["mixed"] = "Mixed PLO/PLO8"
