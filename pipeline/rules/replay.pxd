@@ -2,7 +2,9 @@
 cimport cython
 from pipeline.records cimport Action as ActionC, GameSpec as GameC, HandRecord as HandC
 from pipeline.rules.betting cimport bet
-from pipeline.rules.board cimport board, board_street, deal
+from pipeline.rules.board cimport board, board_street, deal, show
+from pipeline.rules.finish cimport finish
+from pipeline.rules.forced cimport check_setup, close_posts, dealt_seats, post, seating
 from pipeline.rules.context cimport Run, make_step, raw_chips
 
 cdef long long _NO_CHIPS
