@@ -2,6 +2,8 @@
 cimport cython
 from pipeline.records cimport HandRecord as HandC, RecordedResult as ResultC, Seat as SeatC
 from pipeline.judged_view cimport Award as AwardC, Pot as PotC, Replay as ReplayC
+from pipeline.pots cimport build_pots
+from pipeline.reconcile cimport reconcile
 
 cdef object _OK, _VIOLATIONS, _INVALID, _VOID, _PARTIAL, _WHOLE, _HIGH, _LOW, _ERROR
 

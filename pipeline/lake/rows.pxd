@@ -5,6 +5,7 @@ from pipeline.lake.action_rows cimport add_action_rows, stopped_early
 from pipeline.records cimport Action as ActionC, HandRecord as HandC, Seat as SeatC
 from pipeline.records cimport GameSpec as GameC, RecordedResult as ResultC
 from pipeline.rules.context cimport Step
+from pipeline.rules.stats cimport fill_flags, hand_positions
 from pipeline.judged_view cimport Award as AwardC, Pot as PotC, Replay as ReplayC
 from pipeline.lake.settlement_view cimport Settlement as SettlementC
 

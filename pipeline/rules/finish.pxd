@@ -4,6 +4,9 @@ cimport cython
 cdef object _UNCALLED, _SHOWDOWN
 from pipeline.records cimport Action as ActionC, HandRecord as HandC
 from pipeline.rules.context cimport Run
+from pipeline.rules.betting cimport collect_uncalled
+from pipeline.rules.deal cimport check_deck_order
+from pipeline.rules.forced cimport close_posts
 
 @cython.locals(hand=HandC, action=ActionC)
 cpdef bint _return_implied(Run run) except -1
