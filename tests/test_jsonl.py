@@ -329,7 +329,7 @@ def test_the_writers_form_reads_every_line_as_the_decoder_does(
         assert first == decoded
     for raw in written + by_hand:
         hand = jsonl._writers_record(raw, "mem", 1)
-        left = b'"bount' in raw or b'"cash_outs"' in raw or b',"_' in raw  # to the decoder
+        left = b'"bount' in raw or b'"cash_outs"' in raw or b',"_' in raw or b"\\" in raw
         assert isinstance(hand, HandRecord) or left
     assert sum(jsonl._writers_record(raw, "mem", 1) is not None for raw in written) > 60
 
@@ -343,7 +343,8 @@ def test_the_writers_form_of_any_hand_reads_as_the_decoder_reads_it(hand: HandRe
         patch.setattr(jsonl, "WRITERS_FORM", False)
         decoded = decode_line(line, "mem", 1)
     assert first is None or first == decoded
-    if not hand.extras and b'"bount' not in line and b'"cash_outs"' not in line:
+    left = b'"bount' in line or b'"cash_outs"' in line or b"\\" in line  # to the decoder
+    if not hand.extras and not left:
         assert first is not None  # the writer's own line is read without the decoder
 
 
