@@ -80,6 +80,12 @@ cdef class _Reader:
 
     cdef bint flag(self, bytes key) except -1
 
+    @cython.locals(start=Py_ssize_t)
+    cdef bint field(self, bytes key) except -1
+
+    @cython.locals(raw=cython.p_uchar, pos=Py_ssize_t)
+    cdef bint more(self) except -1
+
     @cython.locals(raw=cython.p_uchar, end=Py_ssize_t, start=Py_ssize_t, i=Py_ssize_t, c=cython.long)
     cdef str text(self, bint nonempty)
 
@@ -103,22 +109,21 @@ cdef class _Reader:
     cdef tuple seats(self, Py_ssize_t scale)
 
     @cython.locals(out=list, seat=Py_ssize_t, amount=cython.longlong, to=cython.longlong,
-                   all_in=bint)
+                   all_in=bint, more=bint)
     cdef tuple actions(self, Py_ssize_t scale)
 
-    @cython.locals(comma=bint)
     cdef object result(self, Py_ssize_t scale)
 
-    @cython.locals(out=list)
+    @cython.locals(out=list, more=bint)
     cdef tuple pot_amounts(self, Py_ssize_t scale)
 
-    @cython.locals(out=list, seat=Py_ssize_t, amount=cython.longlong, pot=Py_ssize_t)
+    @cython.locals(out=list, seat=Py_ssize_t, amount=cython.longlong, pot=Py_ssize_t, more=bint)
     cdef tuple collected(self, Py_ssize_t scale)
 
-    @cython.locals(out=list)
+    @cython.locals(out=list, more=bint)
     cdef tuple fees(self, Py_ssize_t scale)
 
-    @cython.locals(out=list, seat=Py_ssize_t)
+    @cython.locals(out=list, seat=Py_ssize_t, more=bint)
     cdef tuple seat_amounts(self, Py_ssize_t scale)
 
     @cython.locals(raw=cython.p_uchar, end=Py_ssize_t, pos=Py_ssize_t, value=Py_ssize_t)

@@ -777,6 +777,28 @@ class _Reader:
         self.literal(b"false")
         return False
 
+    def field(self, key: bytes) -> bool:
+        """Read ``key`` (``"name":``) if it is the object's next field: after a comma, but
+        for its first field."""
+        if self.raw[self.pos - 1] == 123:  # just after the object's "{"
+            return self.has(key)
+        start = self.pos
+        if self.has(b",") and self.has(key):
+            return True
+        self.pos = start
+        return False
+
+    def more(self) -> bool:
+        """After a list's item, read the comma before the next one and say so, or read the
+        list's end."""
+        raw = self.raw
+        pos = self.pos
+        if pos < self.end and raw[pos] == 44:  # a comma
+            self.pos = pos + 1
+            return True
+        self.literal(b"]")
+        return False
+
     def text(self, nonempty: bool) -> str:
         """Read a string with no escape in it (nor a control character, which JSON
         forbids); ``nonempty``: not the empty string. Invalid UTF-8 raises
@@ -918,17 +940,14 @@ class _Reader:
             sitting_out = self.flag(b',"sitting_out":')
             self.literal(b"}")
             out.append(Seat(seat, player, stack, sitting_out, None))
-            if not self.has(b","):
-                break
-        self.literal(b"]")
-        return tuple(out)
+            if not self.more():
+                return tuple(out)
 
     def actions(self, scale: int) -> tuple[Action, ...]:
         """Read the action list, after its ``[``, as :func:`_actions` converts it."""
         out: list[Action] = []
-        if self.has(b"]"):
-            return ()
-        while True:
+        more = not self.has(b"]")
+        while more:
             self.literal(b'{"type":"')
             if self.has(b'deal","seat":'):
                 seat = self.seat()
@@ -984,9 +1003,7 @@ class _Reader:
             else:
                 raise self.fail()
             self.literal(b"}")
-            if not self.has(b","):
-                break
-        self.literal(b"]")
+            more = self.more()
         return tuple(out)
 
     def result(self, scale: int) -> RecordedResult:
@@ -994,32 +1011,25 @@ class _Reader:
         are left to the decoder: the one checks its seats, the other's scale is the
         tournament's, read later)."""
         self.literal(b"{")
-        comma = False  # whether a field was read, so the next is after a comma
         rake = total_pot = None
         added = 0
         pots: tuple[int, ...] = ()
         collected: tuple[Collection, ...] = ()
         fees: tuple[Fee, ...] = ()
         final_stacks: tuple[SeatAmount, ...] = ()
-        if self.has(b'"rake":'):
+        if self.field(b'"rake":'):
             rake = self.amount(scale)
-            comma = True
-        if self.has(b',"total_pot":' if comma else b'"total_pot":'):
+        if self.field(b'"total_pot":'):
             total_pot = self.amount(scale)
-            comma = True
-        if self.has(b',"pots":[' if comma else b'"pots":['):
+        if self.field(b'"pots":['):
             pots = self.pot_amounts(scale)
-            comma = True
-        if self.has(b',"collected":[' if comma else b'"collected":['):
+        if self.field(b'"collected":['):
             collected = self.collected(scale)
-            comma = True
-        if self.has(b',"fees":[' if comma else b'"fees":['):
+        if self.field(b'"fees":['):
             fees = self.fees(scale)
-            comma = True
-        if self.has(b',"added":' if comma else b'"added":'):
+        if self.field(b'"added":'):
             added = self.amount(scale)
-            comma = True
-        if self.has(b',"final_stacks":[' if comma else b'"final_stacks":['):
+        if self.field(b'"final_stacks":['):
             final_stacks = self.seat_amounts(scale)
         self.literal(b"}")
         return RecordedResult(
@@ -1037,60 +1047,52 @@ class _Reader:
     def pot_amounts(self, scale: int) -> tuple[int, ...]:
         """Read a list of amounts, after its ``[``."""
         out: list[int] = []
-        if not self.has(b"]"):
-            while True:
-                out.append(self.amount(scale))
-                if not self.has(b","):
-                    break
-            self.literal(b"]")
+        more = not self.has(b"]")
+        while more:
+            out.append(self.amount(scale))
+            more = self.more()
         return tuple(out)
 
     def collected(self, scale: int) -> tuple[Collection, ...]:
         """Read the list of collections, after its ``[``, as :func:`_collection` does."""
         out: list[Collection] = []
-        if not self.has(b"]"):
-            while True:
-                self.literal(b'{"seat":')
-                seat = self.seat()
-                self.literal(b',"amount":')
-                amount = self.amount(scale)
-                pot = self.pot() if self.has(b',"pot":') else 0
-                run = self.run() if self.has(b',"run":') else None
-                self.literal(b"}")
-                out.append(Collection(seat, amount, pot, run))
-                if not self.has(b","):
-                    break
-            self.literal(b"]")
+        more = not self.has(b"]")
+        while more:
+            self.literal(b'{"seat":')
+            seat = self.seat()
+            self.literal(b',"amount":')
+            amount = self.amount(scale)
+            pot = self.pot() if self.has(b',"pot":') else 0
+            run = self.run() if self.has(b',"run":') else None
+            self.literal(b"}")
+            out.append(Collection(seat, amount, pot, run))
+            more = self.more()
         return tuple(out)
 
     def fees(self, scale: int) -> tuple[Fee, ...]:
         """Read the list of fees, after its ``[``, as :func:`_fee` does."""
         out: list[Fee] = []
-        if not self.has(b"]"):
-            while True:
-                self.literal(b'{"kind":')
-                kind = self.text(True)
-                self.literal(b',"amount":')
-                out.append(Fee(kind, self.amount(scale)))
-                self.literal(b"}")
-                if not self.has(b","):
-                    break
-            self.literal(b"]")
+        more = not self.has(b"]")
+        while more:
+            self.literal(b'{"kind":')
+            kind = self.text(True)
+            self.literal(b',"amount":')
+            out.append(Fee(kind, self.amount(scale)))
+            self.literal(b"}")
+            more = self.more()
         return tuple(out)
 
     def seat_amounts(self, scale: int) -> tuple[SeatAmount, ...]:
         """Read a list of seats' amounts, after its ``[``, as :func:`_seat_amount` does."""
         out: list[SeatAmount] = []
-        if not self.has(b"]"):
-            while True:
-                self.literal(b'{"seat":')
-                seat = self.seat()
-                self.literal(b',"amount":')
-                out.append(SeatAmount(seat, self.amount(scale)))
-                self.literal(b"}")
-                if not self.has(b","):
-                    break
-            self.literal(b"]")
+        more = not self.has(b"]")
+        while more:
+            self.literal(b'{"seat":')
+            seat = self.seat()
+            self.literal(b',"amount":')
+            out.append(SeatAmount(seat, self.amount(scale)))
+            self.literal(b"}")
+            more = self.more()
         return tuple(out)
 
     def pot(self) -> int:
