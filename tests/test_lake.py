@@ -261,22 +261,28 @@ def test_a_chunk_of_several_months_is_written_a_file_per_month(tmp_path: Path) -
     assert seats == sum(len(hand.seats) for hand in hands)
 
 
+def _arrow_pool(setting: str | None, code: str) -> str:
+    """Run ``code`` in a new Python with ``ARROW_DEFAULT_MEMORY_POOL`` set to ``setting``
+    (unset: ``None``); return what it prints (the pool it reports)."""
+    env = {k: v for k, v in os.environ.items() if k != "ARROW_DEFAULT_MEMORY_POOL"}
+    if setting is not None:
+        env["ARROW_DEFAULT_MEMORY_POOL"] = setting
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    return done.stdout.strip()
+
+
 @pytest.mark.parametrize(("setting", "pool"), [(None, "system"), ("mimalloc", "mimalloc")])
 def test_a_chunk_task_has_arrow_allocate_with_malloc_unless_told(
     setting: str | None, pool: str
 ) -> None:
     """A task switches Arrow to the C library's allocator, unless the environment chose one."""
-    env = {k: v for k, v in os.environ.items() if k != "ARROW_DEFAULT_MEMORY_POOL"}
-    if setting is not None:
-        env["ARROW_DEFAULT_MEMORY_POOL"] = setting
     code = (
         "import pyarrow as pa, pipeline.task as r; "
         "r._use_system_allocator(); print(pa.default_memory_pool().backend_name)"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    )
-    assert done.stdout.strip() == pool
+    assert _arrow_pool(setting, code) == pool
 
 
 @pytest.mark.parametrize(("setting", "pool"), [(None, "system"), ("mimalloc", "mimalloc")])
@@ -285,14 +291,8 @@ def test_importing_pipeline_first_gives_arrow_malloc_unless_told(
 ) -> None:
     """Arrow's C++ code allocates with malloc when pipeline is imported before pyarrow (as
     the croupier command does), unless the environment chose another allocator."""
-    env = {k: v for k, v in os.environ.items() if k != "ARROW_DEFAULT_MEMORY_POOL"}
-    if setting is not None:
-        env["ARROW_DEFAULT_MEMORY_POOL"] = setting
     code = "import pipeline, pyarrow as pa; print(pa.default_memory_pool().backend_name)"
-    done = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    )
-    assert done.stdout.strip() == pool
+    assert _arrow_pool(setting, code) == pool
 
 
 def test_a_mixed_games_name_is_in_the_hands_table(tmp_path: Path) -> None:
